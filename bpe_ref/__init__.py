@@ -1,0 +1,28 @@
+"""bpe_ref: the course's reference byte-level BPE (what the grader compares learners against)."""
+
+from .basic import BasicTokenizer
+from .codepoints import from_u_plus, u_plus
+from .encodings import from_tiktoken, get_encoding, recover_merges, use_offline_cache
+from .hexadecimal import from_hex, to_hex
+from .naive import build_vocab, decode, encode, get_stats, merge, train
+from .patterns import (
+    GPT2_SPECIAL_TOKENS,
+    GPT2_SPLIT_PATTERN,
+    GPT4_SPECIAL_TOKENS,
+    GPT4_SPLIT_PATTERN,
+    O200K_SPECIAL_TOKENS,
+    O200K_SPLIT_PATTERN,
+)
+from .regex_tokenizer import RegexTokenizer
+from .utf8 import utf8_encode
+
+use_offline_cache()
+
+__all__ = [
+    "BasicTokenizer", "RegexTokenizer",
+    "get_stats", "merge", "train", "build_vocab", "decode", "encode",
+    "utf8_encode", "to_hex", "from_hex", "u_plus", "from_u_plus",
+    "get_encoding", "from_tiktoken", "recover_merges", "use_offline_cache",
+    "GPT2_SPLIT_PATTERN", "GPT4_SPLIT_PATTERN", "O200K_SPLIT_PATTERN",
+    "GPT2_SPECIAL_TOKENS", "GPT4_SPECIAL_TOKENS", "O200K_SPECIAL_TOKENS",
+]
