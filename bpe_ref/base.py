@@ -64,6 +64,7 @@ class Tokenizer:
 
     def encode_ordinary(self, text):
         """Encode text, treating any special-token text as ordinary text."""
+        text = replace_surrogates(text)
         ids = []
         for chunk in self.split(text):
             ids.extend(self._encode_chunk(chunk.encode("utf-8")))
@@ -235,6 +236,15 @@ class Tokenizer:
         self.special_tokens = specials
         self._set_merges(merges, byte_shuffle)
         return self
+
+
+def replace_surrogates(text):
+    """Lone surrogates cannot be UTF-8; like tiktoken, encode them as U+FFFD."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
 
 
 def _field(line, name):

@@ -1,0 +1,75 @@
+"""Set up and run the course with nothing but Python 3.10+: `python3 course.py lab | test | setup`.
+
+    python3 course.py lab     create .venv if needed, install the course, open JupyterLab
+    python3 course.py test    the same set-up, then the whole test suite (pytest + nbval)
+    python3 course.py setup   only the set-up
+
+Everything installs from the package index into ./.venv; nothing else is downloaded, ever:
+the tiktoken rank files ship inside bpe_ref (see README, "Offline tiktoken").
+"""
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+STAMP = VENV / "bpe-course-installed"
+TEST_ARGS = ["tests", "solutions", "--nbval", "--nbval-current-env", "-p", "no:cacheprovider"]
+
+
+def venv_python():
+    folder = "Scripts" if os.name == "nt" else "bin"
+    return VENV / folder / ("python.exe" if os.name == "nt" else "python")
+
+
+def run(cmd, **kwargs):
+    print("+", " ".join(str(c) for c in cmd), flush=True)
+    return subprocess.call([str(c) for c in cmd], cwd=ROOT, **kwargs)
+
+
+def setup():
+    """Create .venv and install the course into it; redo the install when pyproject changes."""
+    if sys.version_info < (3, 10):
+        sys.exit(f"bpe-course needs Python 3.10 or newer; this is {sys.version.split()[0]}")
+    if not venv_python().exists():
+        print(f"creating {VENV.name}/ ...", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if STAMP.exists() and STAMP.read_text(encoding="utf-8") == wanted:
+        return
+    if run([venv_python(), "-m", "pip", "install", "--upgrade", "pip"]) != 0:
+        sys.exit("could not upgrade pip in .venv")
+    if run([venv_python(), "-m", "pip", "install", "-e", "."]) != 0:
+        sys.exit("installing the course failed; see pip's message above")
+    STAMP.write_text(wanted, encoding="utf-8")
+
+
+def course_env():
+    """The environment every course process gets: offline tiktoken, a non-GUI plot backend."""
+    env = dict(os.environ)
+    env.setdefault("TIKTOKEN_CACHE_DIR", str(ROOT / "bpe_ref" / "data" / "tiktoken_cache"))
+    return env
+
+
+def main(argv):
+    command = argv[0] if argv else "help"
+    if command not in ("lab", "test", "setup"):
+        print(__doc__)
+        return 0 if command in ("help", "-h", "--help") else 2
+    setup()
+    if command == "lab":
+        return run([venv_python(), "-m", "jupyter", "lab", "notebooks/00_start_here.ipynb", *argv[1:]],
+                   env=course_env())
+    if command == "test":
+        env = course_env()
+        env["MPLBACKEND"] = "Agg"
+        return run([venv_python(), "-m", "pytest", *TEST_ARGS, *argv[1:]], env=env)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
