@@ -1,0 +1,91 @@
+"""bpe-grade: grade learners' notebooks and .py files from the command line.
+
+    bpe-grade alice.ipynb bob.py                 a table per file
+    bpe-grade submissions/*.ipynb --csv class.csv --jobs 2
+    bpe-grade drill.ipynb --json                 machine-readable
+
+Exit status 0 only when every exercise found in every file passes and at least one was found.
+"""
+
+import argparse
+import csv
+import json
+import sys
+from concurrent.futures import ProcessPoolExecutor
+
+from .exercises import CONTRACT
+from .submission import grade_file
+
+WIDTH = 16
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(prog="bpe-grade", description="Grade BPE exercises in notebooks and .py files.")
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="a .ipynb or .py submission")
+    parser.add_argument("--json", action="store_true", help="print a JSON list, one object per PATH")
+    parser.add_argument("--csv", metavar="FILE", help="write one row per submission, one column per exercise")
+    parser.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
+                        help="time allowed per exercise and per notebook cell (default 10)")
+    parser.add_argument("--jobs", type=int, default=None, metavar="N",
+                        help="submissions graded at once (default: the number of cores)")
+    parser.add_argument("--memory", type=int, default=2048, metavar="MB",
+                        help="memory limit of each submission's process (default 2048)")
+    return parser.parse_args(argv)
+
+
+def grade_all(paths, timeout, memory, jobs):
+    """Grade every path, one process per submission, `jobs` at a time; results in input order."""
+    args = [(p, timeout, memory) for p in paths]
+    if jobs == 1 or len(paths) == 1:
+        yield from (grade_file(*a) for a in args)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(_grade, args)
+
+
+def _grade(args):
+    return grade_file(*args)
+
+
+def print_table(result, out=sys.stdout):
+    print(result["path"], file=out)
+    for name, ex in result["exercises"].items():
+        print(f"  {name:<{WIDTH}} {ex['status']:<9} {ex['message']}", file=out)
+        if ex["status"] in ("fail", "error") and ex.get("hint"):
+            print(f"  {'':<{WIDTH}} {'':<9} hint: {ex['hint']}", file=out)
+    for note in result["notes"]:
+        print(f"  note: {note}", file=out)
+    found = len(result["exercises"])
+    passed = sum(ex["status"] == "pass" for ex in result["exercises"].values())
+    print(f"  => {passed}/{found} exercises pass" if found else "  => no exercise found", file=out)
+
+
+def write_csv(results, path):
+    names = [n for n in CONTRACT + ["merges", "vocab"] if any(n in r["exercises"] for r in results)]
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["path", "passed", "pass_count", "found"] + names)
+        for r in results:
+            statuses = [r["exercises"].get(n, {}).get("status", "") for n in names]
+            writer.writerow([r["path"], r["passed"], statuses.count("pass"), len(r["exercises"])] + statuses)
+
+
+def main(argv=None):
+    options = parse_args(sys.argv[1:] if argv is None else argv)
+    results = []
+    for i, result in enumerate(grade_all(options.paths, options.timeout, options.memory, options.jobs), 1):
+        results.append(result)
+        if not options.json:
+            print_table(result)
+        elif len(options.paths) > 1 and sys.stderr.isatty():
+            print(f"[{i}/{len(options.paths)}] {result['path']}", file=sys.stderr)
+    if options.json:
+        print(json.dumps(results, indent=2, ensure_ascii=False))
+    if options.csv:
+        write_csv(results, options.csv)
+    ok = all(r["passed"] for r in results) and any(r["exercises"] for r in results)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

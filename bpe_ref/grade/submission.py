@@ -1,0 +1,134 @@
+"""Grade one submission file (.ipynb or .py) in a sandbox process: the heart of bpe-grade."""
+
+import time
+from pathlib import Path
+
+from . import exercises
+from .engine import Result, run_exercise
+from .sandbox import Sandbox
+from .source import UnreadableSubmission, function_source, names_in, read_submission
+
+# cell outcomes that say nothing is wrong with the submission itself
+QUIET_CELL_ERRORS = {"NotImplementedError", "NameError"}
+
+
+def grade_file(path, timeout=10.0, memory_mb=2048):
+    """A dict: {'path', 'passed', 'exercises': {name: {'status', 'message', ...}}, 'notes': [...]}."""
+    path = Path(path)
+    try:
+        cells, metadata = read_submission(path)
+    except UnreadableSubmission as e:
+        return summary(path, {}, [str(e)], error=str(e))
+    sandbox = Sandbox(cells, cwd=str(path.parent.resolve()), timeout=timeout, memory_mb=memory_mb)
+    try:
+        loaded = sandbox.start()
+        results = grade_loaded(sandbox, cells, metadata, loaded, timeout)
+    finally:
+        sandbox.close()
+    return summary(path, results, cell_notes(sandbox, cells))
+
+
+def grade_loaded(sandbox, cells, metadata, loaded, timeout):
+    syntax = syntax_errors(sandbox, cells)
+    attempted = {name: where for where, (name_set, _) in syntax.items() for name in name_set}
+    defined = sandbox.defined
+    names = [n for n in exercises.CONTRACT
+             if n in defined or n in attempted or n in metadata.get("exercises", [])]
+    results = {}
+    for name in names:
+        if not loaded:
+            results[name] = Result(name, "error", f"could not load the submission: {sandbox.load_failure}")
+        elif name not in defined and name in attempted:
+            where = attempted[name]
+            results[name] = Result(name, "error", f"syntax error in {where}: {syntax[where][1]}")
+        elif name not in defined:
+            results[name] = Result(name, "missing", "not defined")
+        elif defined[name]["kind"] == "reference":
+            results[name] = Result(name, "reference", f"is the reference ({defined[name]['what']}), not your own code")
+        elif defined[name]["kind"] != "callable":
+            results[name] = Result(name, "error", f"{name} should be a function, not a {defined[name]['type']}")
+        else:
+            results[name] = grade_callable(sandbox, cells, name, defined[name], timeout)
+    if loaded and "merges" in defined and defined["merges"]["kind"] == "value" and (
+            "merges" in metadata.get("exercises", []) or any(
+                is_workbook_style(n, defined) for n in ("encode", "decode"))):
+        results.update(grade_workbook_values(sandbox, defined, timeout))
+    return results
+
+
+def is_workbook_style(name, defined):
+    return name in defined and defined[name]["kind"] == "callable" and defined[name].get("params") == 1
+
+
+def grade_callable(sandbox, cells, name, info, timeout):
+    ex = exercises.REGISTRY[name]
+    deadline = time.monotonic() + timeout
+    if name in exercises.WORKBOOK and info.get("params") == 1:
+        reply = sandbox.get("merges", deadline)
+        merges = reply.value if reply.kind == "ok" else None
+        problem = exercises.check_workbook_merges(merges)
+        if problem:
+            return Result(name, "error", f"{name}() takes one argument, so it reads module-level merges: {problem}")
+        from .checks import workbook_exercise
+        ex = workbook_exercise(name, merges)
+    call = lambda args: sandbox.call(name, args, deadline)  # noqa: E731
+    return run_exercise(ex, call, source=function_source(cells, name), timeout=timeout)
+
+
+def grade_workbook_values(sandbox, defined, timeout):
+    """Module-level merges (a greedy BPE of module-level text, when there is one) and vocab."""
+    deadline = time.monotonic() + timeout
+    merges = sandbox.get("merges", deadline).value
+    text = sandbox.get("text", deadline).value if "text" in defined else None
+    problem = exercises.check_workbook_merges(merges, text if isinstance(text, str) else None)
+    results = {"merges": Result("merges", "fail" if problem else "pass",
+                                problem or f"{len(merges)} merges, a greedy BPE of `text`"
+                                if isinstance(text, str) else problem or f"{len(merges)} well-formed merges")}
+    if "vocab" in defined and not problem:
+        vocab = sandbox.get("vocab", deadline).value
+        vocab_problem = exercises.check_workbook_vocab(vocab, merges)
+        results["vocab"] = Result("vocab", "fail" if vocab_problem else "pass",
+                                  vocab_problem or "matches the merges")
+    return results
+
+
+def syntax_errors(sandbox, cells):
+    """{where: (names the cell tried to define, message)} for cells that do not parse."""
+    found = {}
+    for index, report in sandbox.cell_reports.items():
+        if report.get("status") == "syntax":
+            where = f"{cells[index]['name']}, line {report.get('line')}"
+            found[where] = (names_in(cells[index]["source"]),
+                            f"{report.get('message')}: {report.get('text')}".rstrip(": "))
+    return found
+
+
+def cell_notes(sandbox, cells):
+    """One line for each cell that went wrong in a way the learner should know about."""
+    notes = []
+    for index, report in sorted(sandbox.cell_reports.items()):
+        where, status = cells[index]["name"], report.get("status")
+        if status == "syntax":
+            notes.append(f"{where}, line {report.get('line')}: syntax error: {report.get('message')}")
+        elif status == "timeout":
+            notes.append(f"{where}: still running after the time limit; skipped")
+        elif status == "crashed":
+            notes.append(f"{where}: the process died here (os._exit, a crash or the memory limit)")
+        elif status == "exit":
+            notes.append(f"{where}: called sys.exit(); the rest of the cell was skipped")
+        elif status == "output_limit":
+            notes.append(f"{where}: printed more than 1 MB; the rest of the cell was skipped")
+        elif status == "error" and report.get("type") not in QUIET_CELL_ERRORS:
+            notes.append(f"{report.get('where') or where}: {report.get('type')}: {report.get('message')}")
+    if sandbox.load_failure:
+        notes.append(sandbox.load_failure)
+    return notes
+
+
+def summary(path, results, notes, error=None):
+    exercises_out = {name: {"status": r.status, "message": r.message, **r.detail} for name, r in results.items()}
+    passed = bool(results) and all(r.passed for r in results.values())
+    out = {"path": str(path), "passed": passed, "exercises": exercises_out, "notes": notes}
+    if error:
+        out["error"] = error
+    return out

@@ -1,0 +1,79 @@
+"""Tagged JSON for values crossing the sandbox boundary: bytes, tuples, int-keyed dicts survive.
+
+Nothing from learner code is ever unpickled: the worker sends plain JSON, the grader rebuilds
+plain Python values from it. This module imports only the standard library (the worker uses it).
+"""
+
+import json
+from collections.abc import Mapping
+
+MAX_DEPTH = 50
+
+
+class Opaque:
+    """A value the wire cannot carry (an object of the learner's own type): never equal to anything."""
+
+    def __init__(self, type_name, text):
+        self.type_name, self.text = type_name, text
+
+    def __eq__(self, other):
+        return False
+
+    __hash__ = object.__hash__
+
+    def __repr__(self):
+        return f"<{self.type_name}: {self.text}>"
+
+
+def to_wire(value, depth=0):
+    """A JSON-ready form of `value`, tagging what JSON would lose."""
+    if depth > MAX_DEPTH:
+        return {"$r": "...nested too deep...", "$type": type(value).__name__}
+    if value is None or type(value) in (bool, str, float):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return int(value)
+    if isinstance(value, (bytes, bytearray)):
+        return {"$b": bytes(value).hex()}
+    if isinstance(value, tuple):
+        return {"$t": [to_wire(v, depth + 1) for v in value]}
+    if isinstance(value, list):
+        return [to_wire(v, depth + 1) for v in value]
+    if isinstance(value, Mapping):
+        return {"$d": [[to_wire(k, depth + 1), to_wire(v, depth + 1)] for k, v in value.items()]}
+    if isinstance(value, (set, frozenset)):
+        return {"$s": [to_wire(v, depth + 1) for v in value]}
+    if type(value).__name__ in ("int64", "int32", "uint8") and hasattr(value, "__index__"):
+        return int(value.__index__())
+    return {"$r": repr(value)[:200], "$type": type(value).__name__}
+
+
+def from_wire(data):
+    """Plain Python values back from to_wire's form."""
+    if isinstance(data, list):
+        return [from_wire(v) for v in data]
+    if not isinstance(data, dict):
+        return data
+    if "$b" in data:
+        return bytes.fromhex(data["$b"])
+    if "$t" in data:
+        return tuple(from_wire(v) for v in data["$t"])
+    if "$s" in data:
+        return frozenset(_hashable(from_wire(v)) for v in data["$s"])
+    if "$d" in data:
+        return {_hashable(from_wire(k)): from_wire(v) for k, v in data["$d"]}
+    if "$r" in data:
+        return Opaque(str(data.get("$type")), str(data["$r"]))
+    return data
+
+
+def _hashable(key):
+    try:
+        hash(key)
+        return key
+    except TypeError:
+        return Opaque(type(key).__name__, repr(key)[:200])
+
+
+def dumps(message):
+    return json.dumps(message, ensure_ascii=True, separators=(",", ":"))
