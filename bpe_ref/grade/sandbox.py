@@ -131,7 +131,7 @@ class Sandbox:
                 self.defined = message["defined"]
                 return "loaded"
             current = message["cell"]
-            if message["status"] != "started":
+            if message["status"] not in ("started", "skipped"):
                 self.cell_reports[current] = message
 
     # --------------------------------------------------------------- calls
