@@ -512,6 +512,29 @@ exercise(
     examples=30,
 )
 
+# ---------------------------------------------------------------------------- 10 fast BPE
+
+
+def diagnose_incremental(args, got):
+    text, vocab_size = args
+    if isinstance(got, dict) and replay_merges([list(text.encode("utf-8"))], got, vocab_size) is None:
+        return ("a valid BPE, but not the naive trainer's: on a tie, take the pair that occurs first "
+                "in the current ids")
+    return None
+
+
+exercise(
+    name="train_incremental", signature="train_incremental(text, vocab_size) -> dict[(int, int), int]",
+    cases=lambda: [("", 260), ("a", 260), ("ab", 260), ("aaabdaaabac", 259), ("aaaa", 258),
+                   ("abcd", 258), ("hello hello world", 270), ("안녕 안녕", 262)],
+    strategy=st.tuples(SMALL_TEXT, st.integers(256, 272)),
+    judge=equal_to(naive.train),
+    hint="count pairs once; after each merge, subtract the pairs around every replaced occurrence and "
+         "add the new ones, instead of recounting everything",
+    diagnose=diagnose_incremental,
+    examples=60,
+)
+
 # ---------------------------------------------------------------------------- workbook style
 # A learner who writes module-level `merges`/`vocab` and encode(text)/decode(ids), as in the
 # weekly drill, is graded against their own merges.
