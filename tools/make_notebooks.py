@@ -70,6 +70,12 @@ def learner_copy(solution):
     return notebook
 
 
+def raises_on_purpose(cell):
+    """A cell that demonstrates an error: marked for nbval by comment or by tag."""
+    return (cell.source.lstrip().startswith("# NBVAL_RAISES_EXCEPTION")
+            or "raises-exception" in cell.metadata.get("tags", []))
+
+
 def render(notebook):
     return nbformat.writes(notebook) + "\n"
 
@@ -95,6 +101,11 @@ def execute(path):
     from nbclient import NotebookClient
 
     notebook = nbformat.read(path, as_version=4)
+    for cell in notebook.cells:
+        if raises_on_purpose(cell):  # nbclient goes on past an error only in a tagged cell
+            tags = cell.metadata.setdefault("tags", [])
+            if "raises-exception" not in tags:
+                tags.append("raises-exception")
     NotebookClient(notebook, timeout=600, kernel_name="python3",
                    resources={"metadata": {"path": str(Path(path).parent)}}).execute()
     for cell in notebook.cells:
