@@ -75,7 +75,8 @@ def direct_call(fn, deadline):
             return Reply("memory")
         except Exception as e:  # noqa: BLE001 - learner code may raise anything
             return Reply("raised", info={"raised": {"type": type(e).__name__, "message": str(e)[:300],
-                                                    "where": _where(e)}})
+                                                    "where": _where(e),
+                                                    "kinds": [c.__name__ for c in type(e).__mro__]}})
         finally:
             sys.setprofile(None)
             if use_alarm:

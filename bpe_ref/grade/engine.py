@@ -61,7 +61,7 @@ def evaluate(ex, call, args):
         return reply
     if reply.kind == "raised":
         raised = reply.info["raised"]
-        got = Raised(raised["type"], raised["message"], raised.get("where"))
+        got = Raised(raised["type"], raised["message"], raised.get("where"), raised.get("kinds"))
     else:
         got = reply.value
     mismatch = ex.judge(args, got)

@@ -61,8 +61,12 @@ def equal_to(reference):
 class Raised:
     """What a learner's function raised instead of returning (type name, message, where)."""
 
-    def __init__(self, type_name, message, where=None):
+    def __init__(self, type_name, message, where=None, kinds=None):
         self.type_name, self.message, self.where = type_name, message, where
+        self.kinds = kinds or [type_name]  # the exception's class and its bases, by name
+
+    def is_a(self, name):
+        return name in self.kinds
 
     def __eq__(self, other):
         return False
@@ -112,8 +116,8 @@ def calls_any(source, names):
             fn = node.func
             name = fn.id if isinstance(fn, ast.Name) else fn.attr if isinstance(fn, ast.Attribute) else None
             if name in names:
-                if name == "int" and len(node.args) < 2 and not node.keywords:
-                    continue  # int(x) is fine; int(s, 16) is the shortcut
+                if name in ("int", "bytes") and len(node.args) < 2 and not node.keywords:
+                    continue  # int(x), bytes([...]) are fine; int(s, 16), bytes(text, "utf-8") are shortcuts
                 found.add(name)
         if isinstance(node, ast.FormattedValue) and node.format_spec is not None:
             spec = ast.unparse(node.format_spec)
@@ -175,7 +179,7 @@ exercise(
     judge=equal_to(lambda text: text.encode("utf-8")),
     hint="pick 1/2/3/4 bytes by the code point's size (< 0x80, < 0x800, < 0x10000); "
          "the first byte starts 0/110/1110/11110, the others 10",
-    forbidden=forbid("encode", "bytes_encode"),
+    forbidden=forbid("encode", "bytes"),
 )
 
 # ---------------------------------------------------------------------------- 04 naive BPE
@@ -445,7 +449,7 @@ def judge_encode_special(args, got):
     try:
         expected = reference_encode_special(*args)
     except ValueError:
-        if isinstance(got, Raised) and got.type_name == "ValueError":
+        if isinstance(got, Raised) and got.is_a("ValueError"):
             return None
         return Mismatch(
             "raise ValueError", "the text spells a special token that is not allowed: raise ValueError")

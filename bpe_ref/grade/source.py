@@ -43,11 +43,18 @@ def read_submission(path):
     except (json.JSONDecodeError, nbformat.reader.NotJSONError, Exception) as e:  # noqa: BLE001
         raise UnreadableSubmission(f"{path}: not a readable notebook ({str(e).splitlines()[0][:120]})") from e
     cells = [
-        {"name": f"cell {number}", "source": ipython_to_python(cell.source)}
+        {"name": f"cell {number}", "source": ipython_to_python(cell.source),
+         "raises_on_purpose": raises_on_purpose(cell)}
         for number, cell in enumerate(notebook.cells, start=1)
         if cell.cell_type == "code" and cell.source.strip()
     ]
     return cells, dict(notebook.metadata.get("bpe_course", {}))
+
+
+def raises_on_purpose(cell):
+    """A cell the course marks as demonstrating an error (nbval's marker comment or tag)."""
+    return (cell.source.lstrip().startswith("# NBVAL_RAISES_EXCEPTION")
+            or "raises-exception" in cell.get("metadata", {}).get("tags", []))
 
 
 def names_in(source):

@@ -118,7 +118,8 @@ def cell_notes(sandbox, cells):
             notes.append(f"{where}: called sys.exit(); the rest of the cell was skipped")
         elif status == "output_limit":
             notes.append(f"{where}: printed more than 1 MB; the rest of the cell was skipped")
-        elif status == "error" and report.get("type") not in QUIET_CELL_ERRORS:
+        elif status == "error" and report.get("type") not in QUIET_CELL_ERRORS \
+                and not cells[index].get("raises_on_purpose"):
             notes.append(f"{report.get('where') or where}: {report.get('type')}: {report.get('message')}")
     if sandbox.load_failure:
         notes.append(sandbox.load_failure)

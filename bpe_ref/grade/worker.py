@@ -178,7 +178,8 @@ class Worker:
         self.proto_out.flush()
 
     def error_info(self, exc):
-        return {"type": type(exc).__name__, "message": str(exc)[:300], "where": where(exc, self.files)}
+        return {"type": type(exc).__name__, "message": str(exc)[:300], "where": where(exc, self.files),
+                "kinds": [c.__name__ for c in type(exc).__mro__]}
 
     # --------------------------------------------------------------- loading
 
