@@ -125,9 +125,11 @@ def required_params(fn):
 def workbook_exercise(name, merges):
     """The exercise for encode(text)/decode(ids) that read the learner's module-level merges."""
     spec = exercises.WORKBOOK[name]
+    diagnose = spec["diagnose"]
     return exercises.Exercise(
         name=name, signature=spec["signature"], cases=lambda: spec["cases"](merges),
-        strategy=spec["strategy"](merges), hint=spec["hint"], diagnose=spec["diagnose"],
+        strategy=spec["strategy"](merges), hint=spec["hint"],
+        diagnose=(lambda args, got: diagnose((args[0], merges), got)) if diagnose else None,
         judge=lambda args, got: spec["judge"](args, got, merges),
     )
 
@@ -179,6 +181,21 @@ def report(result):
     return "\n".join(lines)
 
 
+def workbook_values(namespace):
+    """Results for module-level merges (a greedy BPE of module-level text) and vocab, if defined."""
+    merges, text = namespace.get("merges"), namespace.get("text")
+    if not isinstance(merges, dict):
+        return []
+    problem = exercises.check_workbook_merges(merges, text if isinstance(text, str) else None)
+    done = f"{len(merges)} merges, a greedy BPE of `text`" if isinstance(text, str) else f"{len(merges)} well-formed merges"
+    results = [Result("merges", "fail" if problem else "pass", problem or done)]
+    vocab = namespace.get("vocab")
+    if vocab is not None and not problem:
+        vocab_problem = exercises.check_workbook_vocab(vocab, merges)
+        results.append(Result("vocab", "fail" if vocab_problem else "pass", vocab_problem or "matches the merges"))
+    return results
+
+
 def check(fn, name=None, timeout=5.0):
     """Check one exercise, e.g. check(merge); prints one line when it passes."""
     result = grade_function(fn, name, timeout)
@@ -194,6 +211,7 @@ def check_all(namespace=None, timeout=5.0):
         fn = namespace.get(name)
         if callable(fn):
             results.append(grade_function(fn, name, timeout))
+    results += workbook_values(namespace)
     for result in results:
         print(report(result))
     passed = sum(r.passed for r in results)
