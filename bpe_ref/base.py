@@ -9,6 +9,7 @@ import json
 
 import regex
 
+from .fast import CHUNK_CACHE_SIZE, encode_chunk_fast, train_fast
 from .naive import check_vocab_size, get_stats, merge
 
 FORMAT_HEADER = "bpe-course tokenizer v1"
@@ -33,13 +34,24 @@ class Tokenizer:
         """Cut text into the chunks BPE works inside (no merge crosses a chunk)."""
         return [text] if text else []
 
-    def train(self, text, vocab_size, verbose=False):
+    def train(self, text, vocab_size, verbose=False, *, algorithm="fast"):
         """Learn merges until the vocab has `vocab_size` tokens (or no pair is left).
 
         Ties between equally frequent pairs go to the pair that occurs first in the text.
+        algorithm="naive" runs the lesson's loop (recount, pick, merge); the default "fast"
+        (bpe_ref.fast.train_fast) learns exactly the same merges, much sooner.
         """
+        if algorithm not in ("fast", "naive"):
+            raise ValueError(f"unknown training algorithm {algorithm!r}; choose 'fast' or 'naive'")
         check_vocab_size(vocab_size)
         self._check_special_ids_free(vocab_size)
+        if algorithm == "fast":
+            report = None
+            if verbose:
+                def report(merges, pair, idx, count):
+                    self._report_merge(merges, pair, idx, count, vocab_size)
+            self._set_merges(train_fast(self.split(text), vocab_size, report), IDENTITY_BYTES)
+            return
         chunks = [list(chunk.encode("utf-8")) for chunk in self.split(text)]
         merges = {}
         for idx in range(256, vocab_size):
@@ -103,20 +115,13 @@ class Tokenizer:
         return ids
 
     def _encode_chunk(self, chunk_bytes):
-        """BPE inside one chunk: apply the lowest-ranked known pair until none is left."""
-        cached = self._cache.get(chunk_bytes)
-        if cached is not None:
-            return cached
-        ids = [self.byte_shuffle[b] for b in chunk_bytes]
-        while len(ids) >= 2:
-            stats = get_stats(ids)
-            pair = min(stats, key=lambda p: self.merges.get(p, float("inf")))
-            if pair not in self.merges:
-                break
-            ids = merge(ids, pair, self.merges[pair])
-        if len(self._cache) > 100_000:
-            self._cache.clear()
-        self._cache[chunk_bytes] = ids
+        """BPE inside one chunk (cached): merge the lowest-ranked known pair until none is left."""
+        ids = self._cache.get(chunk_bytes)
+        if ids is None:
+            ids = encode_chunk_fast(chunk_bytes, self.merges, self.byte_shuffle)
+            if len(self._cache) >= CHUNK_CACHE_SIZE:
+                self._cache.clear()
+            self._cache[chunk_bytes] = ids
         return ids
 
     # ------------------------------------------------------------------ decoding

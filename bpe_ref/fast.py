@@ -30,6 +30,7 @@ from .naive import check_vocab_size
 
 NO_RANK = float("inf")  # the rank of a pair no merge knows
 LONG_CHUNK = 64  # ids; above this, encode with a heap instead of rescanning the ranks
+CHUNK_CACHE_SIZE = 500_000  # chunks a tokenizer remembers the ids of before it starts afresh
 
 
 # ------------------------------------------------------------------ training
@@ -117,9 +118,9 @@ def _pop_best(heap, count, where):
 def _merge_pair(pair, idx, ids, nxt, prv, weight, count, where, heap):
     """Replace each occurrence of `pair` by `idx`, left to right; update counts and the heap.
 
-    At an occurrence  p | i j | k  (positions; ids[i], ids[j] == pair) the pairs (p, i) and
-    (j, k) lose it and the new pairs (p, idx) and (idx, k) gain it. The loop body is written
-    out in full because it runs once per occurrence of every merge.
+    At an occurrence  p | i j | k  (positions; ids[i], ids[j] == pair) the pairs starting at
+    p and j lose one occurrence, and the new pairs (ids[p], idx) at p and (idx, ids[k]) at i
+    gain one. Only pairs containing `idx` are created, so only they are pushed on the heap.
     """
     a, b = pair
     positions = where.pop(pair)
@@ -217,8 +218,7 @@ def _bpe_heap(ids, merges):
     leftmost lowest-ranked pair, the one _bpe_scan would merge. Stale entries are skipped.
     """
     n = len(ids)
-    nxt = list(range(1, n + 1))
-    nxt[-1] = -1
+    nxt = [*range(1, n), -1] if ids else []
     prv = list(range(-1, n - 1))
     heap = [(merges[pair], i) for i, pair in enumerate(zip(ids, ids[1:])) if pair in merges]
     heapq.heapify(heap)

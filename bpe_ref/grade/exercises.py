@@ -335,8 +335,8 @@ def diagnose_encode(args, got):
     if isinstance(got, Raised) and len(text.encode("utf-8")) < 2:
         return "empty and one-byte text have no pairs: return the byte ids as they are"
     if isinstance(got, (list, tuple)) and list(got) == list(text.encode("utf-8")):
-        return ("no merge was applied: with max() and a default of inf for unknown pairs, the pick is a pair "
-                "that is not in merges and the loop stops at once; take the min() instead")
+        return ("no merge was applied at all. If you pick with max() and a default of inf for unknown pairs, "
+                "the pick is a pair that is not in merges and the loop stops at once: take the min() instead")
     if isinstance(got, (list, tuple)) and list(got) == encode_with_max(text, merges):
         return "you apply the highest-ranked merge first; apply the lowest (earliest learned) first: min, not max"
     return None
