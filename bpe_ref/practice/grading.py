@@ -1,0 +1,182 @@
+"""Grade a drill, print the table and the time, and record the attempt in the history.
+
+The drill is graded by bpe_ref.grade's `grade_file` (the saved file, in a sandbox process); this
+module adds what the grader does not know about drills: the expected exercises that produced no
+result (reported as missing), the save/load round trip of the full level, the minutes since
+`bpe-practice new`, and the history record.
+"""
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .. import naive
+from ..grade.cli import print_table
+from ..grade.sandbox import Sandbox
+from ..grade.source import UnreadableSubmission, names_in, read_submission
+from ..grade.submission import grade_file
+from .history import append_attempt
+from .workbook import PracticeError, drill_info, now
+
+SAVE_LOAD_MERGES = naive.train("hello world, héllo wörld! 안녕 안녕 😀😀", 256 + 12)
+
+
+# ---------------------------------------------------------------------------- extra results
+
+def missing_results(expected, found):
+    """Results for expected exercises the grader said nothing about (never written, or skipped)."""
+    out = {}
+    for name in expected:
+        if name in found or name == "save_load":
+            continue
+        message = "not defined yet"
+        if name == "vocab":
+            message = "not defined yet, or not checked: `vocab` is checked once `merges` passes"
+        out[name] = {"status": "missing", "message": message}
+    return out
+
+
+def save_load_result(path, timeout):
+    """The full level's save/load check: save_merges then load_merges must give the merges back."""
+    try:
+        cells, _ = read_submission(path)
+    except UnreadableSubmission as e:
+        return {"status": "error", "message": str(e)}
+    sandbox = Sandbox(cells, cwd=str(Path(path).parent.resolve()), timeout=timeout)
+    try:
+        if not sandbox.start():
+            return {"status": "error", "message": f"could not load the drill: {sandbox.load_failure}"}
+        absent = [n for n in ("save_merges", "load_merges") if sandbox.defined.get(n, {}).get("kind") != "callable"]
+        if absent:
+            return {"status": "missing", "message": f"define {' and '.join(absent)}"}
+        return round_trip(sandbox, timeout)
+    finally:
+        sandbox.close()
+
+
+def round_trip(sandbox, timeout):
+    """Save a known merges dict to a scratch file with the learner's code, then load it back."""
+    with tempfile.TemporaryDirectory() as scratch:
+        target = os.path.join(scratch, "merges.txt")
+        deadline = time.monotonic() + timeout
+        saved = sandbox.call("save_merges", [SAVE_LOAD_MERGES, target], deadline)
+        if saved.kind != "ok":
+            return {"status": "error", "message": f"save_merges(merges, path) {describe(saved)}"}
+        loaded = sandbox.call("load_merges", [target], deadline)
+        if loaded.kind != "ok":
+            return {"status": "error", "message": f"load_merges(path) {describe(loaded)}"}
+    if loaded.value != SAVE_LOAD_MERGES:
+        return {"status": "fail", "message": f"load_merges(path) after save_merges(merges, path) gave "
+                                             f"{str(loaded.value)[:120]}, expected {str(SAVE_LOAD_MERGES)[:120]}",
+                "hint": "write the merges in id order, one 'p0 p1' per line; read them back as ints, "
+                        "with ids 256, 257, ... in line order"}
+    return {"status": "pass", "message": f"{len(SAVE_LOAD_MERGES)} merges survive a save and a load"}
+
+
+def describe(reply):
+    """What went wrong in a sandbox call, in a few words."""
+    if reply.kind == "raised":
+        raised = reply.info.get("raised", {})
+        return f"raised {raised.get('type')}: {raised.get('message')}"
+    return {"timeout": "ran past the time limit", "not_implemented": "raised NotImplementedError",
+            "reference": "used the reference implementation"}.get(reply.kind, f"failed ({reply.kind})")
+
+
+# ---------------------------------------------------------------------------- grading
+
+def grade_drill(path, timeout=10.0, out=None):
+    """Grade the drill at `path`, print the table, record the attempt; returns (result, record)."""
+    out = out or sys.stdout
+    path = Path(path)
+    if not path.is_file():
+        raise PracticeError(f"no drill at {path}: check the name, or run `bpe-practice grade` without one "
+                            "to grade the newest drill in practice/")
+    info = drill_info(path)
+    result = grade_file(path, timeout)
+    if result.get("error"):
+        raise PracticeError(result["error"])
+    result["exercises"].update(missing_results(info["exercises"], result["exercises"]))
+    if "save_load" in info["exercises"]:
+        result["exercises"]["save_load"] = save_load_result(path, timeout)
+    statuses = [ex["status"] for ex in result["exercises"].values()]
+    result["passed"] = bool(statuses) and all(s == "pass" for s in statuses)
+    print_table(result, out=out)
+    record = append_attempt(path.parent, attempt_record(path, info, statuses), out=sys.stderr)
+    print(summary_line(record), file=out)
+    return result, record
+
+
+def attempt_record(path, info, statuses):
+    """The history record of one attempt (append_attempt adds its number)."""
+    moment = now()
+    minutes = None
+    if info["started"] is not None:
+        minutes = round(max(0.0, (moment - info["started"]).total_seconds() / 60), 1)
+    passed, total = statuses.count("pass"), len(statuses)
+    return {"date": moment.date().isoformat(), "time": moment.isoformat(timespec="seconds"),
+            "file": path.name, "level": info["level"], "minutes": minutes,
+            "passed": passed, "total": total, "all_green": total > 0 and passed == total}
+
+
+def summary_line(record):
+    """'attempt 2 after 23.4 minutes: 6/6, all green!' (the line under the table)."""
+    when = "" if record["minutes"] is None else f" after {record['minutes']:.1f} minutes"
+    verdict = "all green!" if record["all_green"] else f"{record['total'] - record['passed']} to go"
+    return f"  attempt {record['attempt']}{when}: {record['passed']}/{record['total']}, {verdict}"
+
+
+# ---------------------------------------------------------------------------- in the notebook
+
+def check_drill(file_name, namespace=None, timeout=10.0):
+    """The drill's last cell: grade the SAVED drill `file_name` (relative to the kernel's folder).
+
+    The kernel cannot see the notebook on disk, and the grader reads only the saved file. So,
+    when `namespace` (the notebook's globals()) is given, first compare each function the kernel
+    has with the saved cells: if they differ, the file is stale and nothing is graded or recorded.
+    """
+    path = Path(file_name)
+    if not path.is_file():
+        print(f"Cannot find {file_name} from {Path.cwd()}: the kernel is not running in the drill's folder. "
+              f"Grade it from a terminal instead: bpe-practice grade path/to/{path.name}")
+        return None
+    stale = unsaved_functions(path, namespace or {})
+    if stale:
+        print(f"⚠ {', '.join(stale)}: what you ran differs from the saved file. "
+              "Save (Ctrl-S), run your cells again, then this one (restart the kernel if you deleted "
+              "a cell that defined it). Nothing was recorded.")
+        return None
+    try:
+        grade_drill(path, timeout)
+    except PracticeError as e:
+        print(e)
+    return None
+
+
+def unsaved_functions(path, namespace):
+    """Names of the kernel's functions whose source is not in the saved drill.
+
+    Only names that matter are compared: the level's exercises and the functions the saved file
+    defines (a helper the learner deleted long ago, still alive in the kernel, is left alone).
+    """
+    import inspect
+
+    try:
+        cells, _ = read_submission(path)
+    except UnreadableSubmission:
+        return []
+    saved = "\n".join(cell["source"] for cell in cells)
+    wanted = set(drill_info(path)["exercises"]) | {"save_merges", "load_merges"}
+    wanted |= {name for cell in cells for name in names_in(cell["source"])}
+    stale = []
+    for name, obj in namespace.items():
+        if name not in wanted or not inspect.isfunction(obj) or obj.__module__ != "__main__":
+            continue
+        try:
+            source = inspect.getsource(obj)
+        except (OSError, TypeError):
+            continue
+        if source.strip() not in saved:
+            stale.append(name)
+    return sorted(stale)
