@@ -122,13 +122,13 @@ def required_params(fn):
     return sum(1 for p in params if p.kind in kinds and p.default is inspect.Parameter.empty)
 
 
-def workbook_exercise(name, merges):
+def workbook_exercise(name, merges, text=None):
     """The exercise for encode(text)/decode(ids) that read the learner's module-level merges."""
     spec = exercises.WORKBOOK[name]
     diagnose = spec["diagnose"]
     return exercises.Exercise(
-        name=name, signature=spec["signature"], cases=lambda: spec["cases"](merges),
-        strategy=spec["strategy"](merges), hint=spec["hint"],
+        name=name, signature=spec["signature"], cases=lambda: spec["cases"](merges, text),
+        strategy=spec["strategy"](merges, text), hint=spec["hint"],
         diagnose=(lambda args, got: diagnose((args[0], merges), got)) if diagnose else None,
         judge=lambda args, got: spec["judge"](args, got, merges),
     )
@@ -147,10 +147,11 @@ def grade_function(fn, name=None, timeout=5.0):
     ex = exercises.REGISTRY[name]
     if name in exercises.WORKBOOK and required_params(fn) == 1:
         merges = getattr(fn, "__globals__", {}).get("merges")
+        text = getattr(fn, "__globals__", {}).get("text")
         problem = exercises.check_workbook_merges(merges)
         if problem:
             return Result(name, "error", f"{name}() takes one argument, so it reads module-level merges: {problem}")
-        ex = workbook_exercise(name, merges)
+        ex = workbook_exercise(name, merges, text if isinstance(text, str) else None)
     try:
         source = inspect.getsource(fn)
     except (OSError, TypeError):

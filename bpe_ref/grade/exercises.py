@@ -557,23 +557,42 @@ def judge_workbook_decode(args, got, merges):
     return None if same(got, expected) else Mismatch(expected)
 
 
-def workbook_encode_cases(merges):
-    return [("",), ("h",), ("hello world",), ("é",), ("안녕 😀",), ("aaabdaaabac",)]
+def token_mixes(merges, text=None):
+    """Texts likely to make the learner's own merges compete: joined runs of learned tokens,
+    and slices of the training text."""
+    vocab = naive.build_vocab(merges)
+    tokens = [vocab[idx] for idx in merges.values()] or [b"ab"]
+    joined = st.lists(st.sampled_from(tokens), min_size=1, max_size=5).map(
+        lambda parts: b"".join(parts).decode("utf-8", errors="replace"))
+    if not text:
+        return joined | MIXED_TEXT
+    start = st.integers(0, max(0, len(text) - 1))
+    slices = st.tuples(start, st.integers(1, 40)).map(lambda sl: text[sl[0]: sl[0] + sl[1]])
+    return joined | slices | MIXED_TEXT
 
 
-def workbook_decode_cases(merges):
+def workbook_encode_cases(merges, text=None):
+    cases = [("",), ("h",), ("é",), ("hello world",), ("안녕 😀",)]
+    if text:
+        words = regex.findall(r" ?\S+", text[:2000])
+        cases += [(w,) for w in dict.fromkeys(words)][:60] + [(text[:400],)]
+    return cases
+
+
+def workbook_decode_cases(merges, text=None):
     vocab = naive.build_vocab(merges)
     some = sorted(vocab)[256:262]
     return [([],), ([104, 105],), ([0x80],), ([0xF0, 0x9F],), (some,)] + [
-        (naive.encode(t, merges),) for t in ("hello world", "안녕 😀", "mañana")]
+        (naive.encode(t, merges),) for t in ("hello world", "안녕 😀", "mañana", (text or "")[:200])]
 
 
 WORKBOOK = {
     "encode": dict(signature="encode(text) with module-level merges", cases=workbook_encode_cases,
-                   strategy=lambda merges: st.tuples(MIXED_TEXT | st.sampled_from(TRAIN_TEXTS)),
+                   strategy=lambda merges, text: st.tuples(token_mixes(merges, text)),
                    judge=judge_workbook_encode, hint=REGISTRY["encode"].hint, diagnose=diagnose_encode),
     "decode": dict(signature="decode(ids) with module-level vocab", cases=workbook_decode_cases,
-                   strategy=lambda merges: st.tuples(st.lists(st.sampled_from(sorted(naive.build_vocab(merges))), max_size=8)),
+                   strategy=lambda merges, text: st.tuples(
+                       st.lists(st.sampled_from(sorted(naive.build_vocab(merges))), max_size=8)),
                    judge=judge_workbook_decode, hint=REGISTRY["decode"].hint, diagnose=None),
 }
 

@@ -69,8 +69,9 @@ def grade_callable(sandbox, cells, name, info, timeout):
         problem = exercises.check_workbook_merges(merges)
         if problem:
             return Result(name, "error", f"{name}() takes one argument, so it reads module-level merges: {problem}")
+        text = sandbox.get("text", deadline).value if "text" in sandbox.defined else None
         from .checks import workbook_exercise
-        ex = workbook_exercise(name, merges)
+        ex = workbook_exercise(name, merges, text if isinstance(text, str) else None)
     call = lambda args: sandbox.call(name, args, deadline)  # noqa: E731
     return run_exercise(ex, call, source=function_source(cells, name), timeout=timeout)
 
