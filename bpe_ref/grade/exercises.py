@@ -571,8 +571,23 @@ def token_mixes(merges, text=None):
     return joined | slices | MIXED_TEXT
 
 
+def conflict_texts(merges, limit=60):
+    """Texts where two learned merges compete for a shared token: a b c with (a, b) and (b, c)
+    both merges. Only the lowest-rank-first order gets these right."""
+    vocab = naive.build_vocab(merges)
+    by_first = {}
+    for (q0, q1) in merges:
+        by_first.setdefault(q0, []).append(q1)
+    found = []
+    for (p0, p1) in merges:
+        for q1 in by_first.get(p1, []):
+            found.append((vocab[p0] + vocab[p1] + vocab[q1]).decode("utf-8", errors="replace"))
+    return list(dict.fromkeys(found))[:limit]
+
+
 def workbook_encode_cases(merges, text=None):
     cases = [("",), ("h",), ("é",), ("hello world",), ("안녕 😀",)]
+    cases += [(t,) for t in conflict_texts(merges)]
     if text:
         words = regex.findall(r" ?\S+", text[:2000])
         cases += [(w,) for w in dict.fromkeys(words)][:60] + [(text[:400],)]
