@@ -5,6 +5,7 @@ its prints silenced, and print one line on success or a short report on failure.
 """
 
 import contextlib
+import functools
 import copy
 import inspect
 import io
@@ -17,13 +18,18 @@ from . import exercises
 from .engine import Result, run_exercise
 from .sandbox import Reply
 
-PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GRADE_DIR = os.path.dirname(os.path.abspath(__file__))
+PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+GRADE_DIR = os.path.dirname(os.path.realpath(__file__))
 ICONS = {"pass": "✅", "fail": "❌", "error": "💥", "timeout": "⏰", "missing": "⏳", "reference": "🚫"}
 
 
 class CallTimeout(BaseException):
     """Raised inside a learner's call that ran past its time."""
+
+
+@functools.lru_cache(maxsize=4096)
+def real_path(filename):
+    return os.path.realpath(filename)
 
 
 class ReferenceWatch:
@@ -36,7 +42,7 @@ class ReferenceWatch:
         if self.used:
             return
         if event == "call":
-            filename = frame.f_code.co_filename
+            filename = real_path(frame.f_code.co_filename)
             if filename.startswith(PACKAGE_DIR) and not filename.startswith(GRADE_DIR):
                 self.used = f"bpe_ref.{frame.f_code.co_name}"
             elif f"{os.sep}tiktoken{os.sep}" in filename:

@@ -14,7 +14,7 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 
 from .exercises import CONTRACT
-from .submission import grade_file
+from .submission import grade_file  # noqa: F401  (the public entry point, used by _grade)
 
 WIDTH = 16
 
@@ -37,14 +37,19 @@ def grade_all(paths, timeout, memory, jobs):
     """Grade every path, one process per submission, `jobs` at a time; results in input order."""
     args = [(p, timeout, memory) for p in paths]
     if jobs == 1 or len(paths) == 1:
-        yield from (grade_file(*a) for a in args)
+        yield from (_grade(a) for a in args)
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         yield from pool.map(_grade, args)
 
 
 def _grade(args):
-    return grade_file(*args)
+    """grade_file, but a grader failure on one file becomes that file's error, not the batch's."""
+    try:
+        return grade_file(*args)
+    except Exception as e:  # noqa: BLE001
+        message = f"the grader could not grade this file: {type(e).__name__}: {e}"
+        return {"path": str(args[0]), "passed": False, "exercises": {}, "notes": [message], "error": message}
 
 
 def print_table(result, out=sys.stdout):

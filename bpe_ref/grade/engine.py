@@ -86,6 +86,7 @@ def diagnosis(ex, args, got):
 def search(ex, call):
     """Let hypothesis look for a failing input and shrink it; None if it finds none."""
     findings = []
+    tried = [0]
 
     @settings(max_examples=ex.examples, database=None, deadline=None, derandomize=True,
               report_multiple_bugs=False, suppress_health_check=list(HealthCheck),
@@ -94,6 +95,7 @@ def search(ex, call):
     def probe(args):
         if findings and isinstance(findings[0], Reply):
             raise Stop(findings[0])  # a terminal reply: nothing to shrink
+        tried[0] += 1
         finding = evaluate(ex, call, args)
         if finding is not None:
             findings.append(finding)
@@ -102,10 +104,10 @@ def search(ex, call):
     try:
         probe()
     except Stop as stop:
-        return stop.finding
+        return stop.finding, tried[0]
     except Exception:  # noqa: BLE001 - e.g. hypothesis' Flaky when a failure does not repeat
         pass
-    return findings[-1] if findings else None
+    return (findings[-1] if findings else None), tried[0]
 
 
 def run_exercise(ex, call, source=None, timeout=10.0):
@@ -120,16 +122,19 @@ def run_exercise(ex, call, source=None, timeout=10.0):
         finding = evaluate(ex, call, args)
         if finding is not None:
             break
+    tried = 0
     if finding is None:
-        finding = search(ex, call)
+        finding, tried = search(ex, call)
     if finding is None:
-        return Result(ex.name, "pass", f"passed {len(cases)} edge cases and {ex.examples} generated ones")
+        return Result(ex.name, "pass", f"passed {len(cases)} edge cases and {tried} generated ones")
     if isinstance(finding, Reply):
         return terminal_result(ex.name, finding, timeout)
     status = "error" if isinstance(finding["got"], Raised) else "fail"
     shown = call_text(ex.name, finding["args"])
     if status == "error":
         message = f"{shown} {finding['got']!r}"
+    elif finding["note"]:
+        message = f"{shown}: {finding['note']}"
     else:
         message = f"{shown} returned {show(finding['got'])}, expected {show(finding['expected'])}"
     detail = {"call": shown, "expected": show(finding["expected"]), "got": show(finding["got"]),

@@ -12,7 +12,7 @@ from typing import Callable
 import regex
 from hypothesis import strategies as st
 
-from .. import naive
+from ._private import naive
 from ..encodings import recover_merges as reference_recover_merges
 from ..patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN, O200K_SPLIT_PATTERN
 from ..regex_tokenizer import RegexTokenizer
@@ -210,7 +210,7 @@ def judge_merge(args, got):
 
 def diagnose_merge(args, got):
     ids, pair, idx = args
-    if isinstance(got, (list, tuple)) and len(got) < len(naive.merge(ids, pair, idx)):
+    if isinstance(got, (list, tuple)) and list(got).count(idx) > naive.merge(ids, pair, idx).count(idx):
         return "matches overlap: after replacing a pair, skip both of its ids (i += 2)"
     return None
 
@@ -422,7 +422,9 @@ def reference_encode_ordinary(text, merges, pattern):
 @st.composite
 def encode_ordinary_args(draw):
     pattern = draw(st.sampled_from(PATTERNS))
-    merges = reference_train_regex(draw(st.sampled_from(TRAIN_TEXTS + SPLIT_CASES)), 256 + draw(st.integers(0, 20)), pattern)
+    text, size = draw(st.sampled_from(TRAIN_TEXTS + SPLIT_CASES)), 256 + draw(st.integers(0, 20))
+    # merges learned without splitting may cross chunk borders: encode_ordinary must not apply them there
+    merges = naive.train(text, size) if draw(st.booleans()) else reference_train_regex(text, size, pattern)
     return draw(SPLIT_TEXT | st.sampled_from(TRAIN_TEXTS)), merges, pattern
 
 
@@ -430,7 +432,8 @@ exercise(
     name="encode_ordinary", signature="encode_ordinary(text, merges, pattern) -> list[int]",
     cases=lambda: [("", {}, GPT4_SPLIT_PATTERN), ("a", {}, GPT4_SPLIT_PATTERN),
                    ("dog. dog!", reference_train_regex("dog. dog! dog?", 262, GPT4_SPLIT_PATTERN), GPT4_SPLIT_PATTERN),
-                   ("aa aa", {(97, 97): 256, (32, 256): 257}, GPT4_SPLIT_PATTERN)],
+                   ("aa aa", {(97, 97): 256, (32, 256): 257}, GPT4_SPLIT_PATTERN),
+                   ("a a", {(97, 32): 256}, GPT4_SPLIT_PATTERN)],
     strategy=encode_ordinary_args(),
     judge=equal_to(reference_encode_ordinary),
     hint="split the text with the pattern, encode each chunk's bytes with the lowest-rank loop, concatenate",

@@ -61,6 +61,13 @@ class Sandbox:
                 replies.put({"garbled": True})
         replies.put(None)  # end of stream: the process is gone
 
+    def exit_code(self):
+        """The worker's exit code, waiting a moment for a process whose pipe just closed."""
+        try:
+            return self.process.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            return None
+
     def kill(self):
         if self.process is None:
             return
@@ -119,7 +126,7 @@ class Sandbox:
                 self.cell_reports[current] = {"status": "timeout"}
                 return "restart"
             if message is None or "garbled" in message:
-                code = self.process.poll()
+                code = self.exit_code()
                 self.load_failure = (
                     f"the process ended while running {self.cells[current]['name'] if current is not None else 'the submission'}"
                     f" (exit code {code}): os._exit(), a crash or the memory limit"
@@ -150,7 +157,7 @@ class Sandbox:
             self.kill()
             return Reply("timeout")
         if message is None or "garbled" in message:
-            code = self.process.poll() if self.process else None
+            code = self.exit_code() if self.process else None
             self.kill()
             return Reply("crashed", info={"message": f"the process ended during the call (exit code {code}): "
                                                      "os._exit(), a crash or the memory limit"})

@@ -48,7 +48,8 @@ def read_submission(path):
         for number, cell in enumerate(notebook.cells, start=1)
         if cell.cell_type == "code" and cell.source.strip()
     ]
-    return cells, dict(notebook.metadata.get("bpe_course", {}))
+    metadata = notebook.metadata.get("bpe_course", {})
+    return cells, dict(metadata) if isinstance(metadata, dict) else {}
 
 
 def raises_on_purpose(cell):
@@ -63,7 +64,7 @@ def names_in(source):
 
 
 def function_source(cells, name):
-    """The source of the last top-level `def name` among the cells (None if there is none)."""
+    """The source of the last top-level `def name` or `name = ...` among the cells (or None)."""
     import ast
 
     found = None
@@ -75,4 +76,7 @@ def function_source(cells, name):
         for node in tree.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
                 found = ast.get_source_segment(cell["source"], node)
+            elif isinstance(node, ast.Assign) and any(
+                    isinstance(t, ast.Name) and t.id == name for t in node.targets):
+                found = ast.get_source_segment(cell["source"], node)  # e.g. to_hex = lambda n: ...
     return found

@@ -29,31 +29,54 @@ def grade_file(path, timeout=10.0, memory_mb=2048):
 
 
 def grade_loaded(sandbox, cells, metadata, loaded, timeout):
-    syntax = syntax_errors(sandbox, cells)
-    attempted = {name: where for where, (name_set, _) in syntax.items() for name in name_set}
     defined = sandbox.defined
+    written = {name: index for index, cell in enumerate(cells) for name in names_in(cell["source"])}
     names = [n for n in exercises.CONTRACT
-             if n in defined or n in attempted or n in metadata.get("exercises", [])]
+             if n in defined or n in written or n in metadata.get("exercises", [])]
     results = {}
     for name in names:
         if not loaded:
             results[name] = Result(name, "error", f"could not load the submission: {sandbox.load_failure}")
-        elif name not in defined and name in attempted:
-            where = attempted[name]
-            results[name] = Result(name, "error", f"syntax error in {where}: {syntax[where][1]}")
-        elif name not in defined:
-            results[name] = Result(name, "missing", "not defined")
-        elif defined[name]["kind"] == "reference":
-            results[name] = Result(name, "reference", f"is the reference ({defined[name]['what']}), not your own code")
-        elif defined[name]["kind"] != "callable":
-            results[name] = Result(name, "error", f"{name} should be a function, not a {defined[name]['type']}")
+        elif name in defined:
+            results[name] = grade_defined(sandbox, cells, name, defined[name], timeout)
+        elif name in written:
+            results[name] = never_defined(name, cells[written[name]]["name"], sandbox.cell_reports.get(written[name]))
         else:
-            results[name] = grade_callable(sandbox, cells, name, defined[name], timeout)
+            results[name] = Result(name, "missing", "not defined")
     if loaded and "merges" in defined and defined["merges"]["kind"] == "value" and (
             "merges" in metadata.get("exercises", []) or any(
                 is_workbook_style(n, defined) for n in ("encode", "decode"))):
         results.update(grade_workbook_values(sandbox, defined, timeout))
     return results
+
+
+def grade_defined(sandbox, cells, name, info, timeout):
+    if info["kind"] == "reference":
+        return Result(name, "reference", f"is the reference ({info['what']}), not your own code")
+    if info["kind"] != "callable":
+        return Result(name, "error", f"{name} should be a function, not a {info['type']}")
+    return grade_callable(sandbox, cells, name, info, timeout)
+
+
+NEVER_RAN = {
+    "syntax": "syntax error in {where}, line {line}: {message}",
+    "timeout": "{where} was still running at the time limit, so {name} was never defined",
+    "crashed": "the process died in {where} (os._exit, a crash or the memory limit), so {name} was never defined",
+    "exit": "{where} called sys.exit() before {name} was defined",
+    "output_limit": "{where} printed more than 1 MB before {name} was defined",
+    "error": "{where} raised {type} before {name} was defined: {message}",
+    "reference": "{where} used the reference ({what}) before {name} was defined",
+}
+
+
+def never_defined(name, where, report):
+    """Why a function the learner wrote does not exist after loading."""
+    if not report or report.get("status") not in NEVER_RAN:
+        return Result(name, "missing", f"not defined (the code in {where} did not define it)")
+    fields = {"where": where, "name": name, "line": "?", "message": "", "type": "", "what": "", **report}
+    if report["status"] == "syntax":
+        fields["message"] = f"{report.get('message')}: {report.get('text')}".rstrip(": ")
+    return Result(name, "error", NEVER_RAN[report["status"]].format(**fields))
 
 
 def is_workbook_style(name, defined):
@@ -91,17 +114,6 @@ def grade_workbook_values(sandbox, defined, timeout):
         results["vocab"] = Result("vocab", "fail" if vocab_problem else "pass",
                                   vocab_problem or "matches the merges")
     return results
-
-
-def syntax_errors(sandbox, cells):
-    """{where: (names the cell tried to define, message)} for cells that do not parse."""
-    found = {}
-    for index, report in sandbox.cell_reports.items():
-        if report.get("status") == "syntax":
-            where = f"{cells[index]['name']}, line {report.get('line')}"
-            found[where] = (names_in(cells[index]["source"]),
-                            f"{report.get('message')}: {report.get('text')}".rstrip(": "))
-    return found
 
 
 def cell_notes(sandbox, cells):

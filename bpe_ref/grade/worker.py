@@ -8,6 +8,7 @@ counted (and capped), never mixed into the protocol. Expected values are never c
 """
 
 import builtins
+import functools
 import importlib.abc
 import importlib.machinery
 import importlib.util
@@ -18,7 +19,7 @@ import sys
 import types
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(os.path.realpath(__file__)).parent
 OUTPUT_LIMIT = 1_000_000  # characters a learner may print per call (or while loading)
 REFERENCE_ROOTS = ("bpe_ref", "tiktoken", "tiktoken_ext", "minbpe")
 NO_OP_MODULES = ("bpe_ref.grade", "bpe_ref.viewer")
@@ -70,7 +71,7 @@ def _real_locations():
     places = [str(HERE.parent) + os.sep]
     spec = importlib.machinery.PathFinder.find_spec("tiktoken")
     if spec is not None and spec.origin:
-        places.append(str(Path(spec.origin).parent) + os.sep)
+        places.append(os.path.realpath(Path(spec.origin).parent) + os.sep)
     return tuple(places)
 
 
@@ -78,10 +79,15 @@ REAL_LOCATIONS = _real_locations()
 GRADE_LOCATION = str(HERE) + os.sep
 
 
+@functools.lru_cache(maxsize=4096)
+def real_path(filename):
+    return os.path.realpath(filename)
+
+
 def watch_reference(frame, event, arg):
     """A profile hook: record any call into the real bpe_ref or tiktoken files."""
     if event == "call":
-        filename = frame.f_code.co_filename
+        filename = real_path(frame.f_code.co_filename)
         if filename.startswith(REAL_LOCATIONS) and not filename.startswith(GRADE_LOCATION):
             USED.append(f"{Path(filename).stem}.{frame.f_code.co_name}")
 

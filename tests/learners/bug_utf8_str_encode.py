@@ -1,0 +1,18 @@
+"""BUG in utf8_encode: the right bytes, but by str.encode, which the exercise forbids.
+(u_plus, from_u_plus are right.)"""
+
+
+def u_plus(ch):
+    digits = "%X" % ord(ch)
+    return "U+" + "0" * (4 - len(digits)) + digits
+
+
+def from_u_plus(name):
+    value = 0
+    for ch in name[2:].upper():
+        value = 16 * value + "0123456789ABCDEF".index(ch)
+    return chr(value)
+
+
+def utf8_encode(text):
+    return text.encode("utf-8")

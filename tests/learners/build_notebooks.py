@@ -1,0 +1,229 @@
+"""Write the .ipynb learner submissions in this folder from the cells below (no outputs).
+
+    python tests/learners/build_notebooks.py            rewrite them here
+    python tests/learners/build_notebooks.py OUT_DIR    write them elsewhere (the tests compare)
+
+Cell ids are fixed so that a rebuild changes nothing unless a cell does.
+"""
+
+import sys
+from pathlib import Path
+
+import nbformat
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+HERE = Path(__file__).resolve().parent
+
+
+class Md(str):
+    """A markdown cell; every plain string is a code cell."""
+
+GET_STATS = '''def get_stats(ids):
+    counts = {}
+    for pair in zip(ids, ids[1:]):
+        counts[pair] = counts.get(pair, 0) + 1
+    return counts'''
+
+MERGE = '''def merge(ids, pair, idx):
+    newids = []
+    i = 0
+    while i < len(ids):
+        if i < len(ids) - 1 and ids[i] == pair[0] and ids[i + 1] == pair[1]:
+            newids.append(idx)
+            i += 2
+        else:
+            newids.append(ids[i])
+            i += 1
+    return newids'''
+
+DECODE = '''def decode(ids, vocab):
+    return b"".join(vocab[idx] for idx in ids).decode("utf-8", errors="replace")'''
+
+# ---------------------------------------------------------------------------- a course notebook
+
+GOOD_NOTEBOOK = [
+    Md("# 04 · Naive BPE\nEvery exercise is done; each one is followed by its check."),
+    ("from bpe_ref.grade import check, check_all\n"
+     "from bpe_ref import GPT4_SPLIT_PATTERN  # the patterns are data, not code: allowed"),
+    Md("## 1. Hexadecimal"),
+    '''def to_hex(n):
+    if n == 0:
+        return "0"
+    out = ""
+    while n > 0:
+        n, digit = divmod(n, 16)
+        out = "0123456789abcdef"[digit] + out
+    return out''',
+    "check(to_hex)",
+    '''def from_hex(s):
+    s = s.lower()
+    if s.startswith("0x"):
+        s = s[2:]
+    n = 0
+    for ch in s:
+        n = n * 16 + "0123456789abcdef".index(ch)
+    return n''',
+    Md("## 2. UTF-8 by hand"),
+    '''def utf8_encode(text):
+    out = bytearray()
+    for ch in text:
+        cp = ord(ch)
+        if cp < 0x80:
+            out += bytes([cp])
+        elif cp < 0x800:
+            out += bytes([0xC0 | cp >> 6, 0x80 | cp & 0x3F])
+        elif cp < 0x10000:
+            out += bytes([0xE0 | cp >> 12, 0x80 | cp >> 6 & 0x3F, 0x80 | cp & 0x3F])
+        else:
+            out += bytes([0xF0 | cp >> 18, 0x80 | cp >> 12 & 0x3F, 0x80 | cp >> 6 & 0x3F, 0x80 | cp & 0x3F])
+    return bytes(out)''',
+    "%time utf8_encode('héllo 😀')",
+    Md("## 3. Counting and merging pairs"),
+    GET_STATS,
+    "check(get_stats)\nget_stats([1, 2, 3, 1, 2])",
+    "# a first try, fixed in the next cell (the last definition is the one graded)\n"
+    "def merge(ids, pair, idx):\n    return ids",
+    MERGE,
+    "!echo shell commands do nothing when graded",
+    Md("## 4. Training, vocab, decode, encode"),
+    '''def train(text, vocab_size):
+    ids = list(text.encode("utf-8"))
+    merges = {}
+    for idx in range(256, vocab_size):
+        stats = get_stats(ids)
+        if not stats:
+            break
+        pair = max(stats, key=stats.get)
+        ids = merge(ids, pair, idx)
+        merges[pair] = idx
+    return merges''',
+    '''def build_vocab(merges):
+    vocab = {idx: bytes([idx]) for idx in range(256)}
+    for (p0, p1), idx in merges.items():
+        vocab[idx] = vocab[p0] + vocab[p1]
+    return vocab''',
+    DECODE,
+    '''def encode(text, merges):
+    ids = list(text.encode("utf-8"))
+    while len(ids) >= 2:
+        stats = get_stats(ids)
+        pair = min(stats, key=lambda p: merges.get(p, float("inf")))
+        if pair not in merges:
+            break
+        ids = merge(ids, pair, merges[pair])
+    return ids''',
+    'merges = train("hello hello world", 260)\ndecode(encode("hello world", merges), build_vocab(merges))',
+    "# NBVAL_RAISES_EXCEPTION\n# an error shown on purpose: not a problem with the submission\ndecode([999], build_vocab({}))",
+    Md("## Summary\nThe drill's last cell checks everything at once."),
+    "check_all()",
+]
+
+# ---------------------------------------------------------------------------- the weekly drill
+
+WORKBOOK_TEXT = ('text = "hello hello world! the quick brown fox jumps over the lazy dog; '
+                 'hello again, world. 안녕 안녕"\ntokens = list(text.encode("utf-8"))')
+
+WORKBOOK_TRAIN = '''vocab_size = 276
+num_merges = vocab_size - 256
+merges = {}
+ids = list(tokens)
+for i in range(num_merges):
+    stats = get_stats(ids)
+    pair = max(stats, key=stats.get)
+    idx = i + 256
+    merges[pair] = idx
+    ids = merge(ids, pair, idx)'''
+
+WORKBOOK_VOCAB = '''vocab = {idx: bytes([idx]) for idx in range(256)}
+for (p0, p1), idx in merges.items():
+    vocab[idx] = vocab[p0] + vocab[p1]'''
+
+WORKBOOK_DECODE = '''def decode(ids):
+    tokens = b"".join(vocab[idx] for idx in ids)
+    text = tokens.decode('utf-8', errors='replace')
+    return text'''
+
+
+def workbook_encode(choose):
+    return f'''def encode(text):
+    tokens = list(text.encode('utf-8'))
+    while(len(tokens)>=2):
+        stats = get_stats(tokens)
+        pair = {choose}(stats, key=lambda p: merges.get(p, float('inf')))
+        if pair not in merges:
+            break
+        else:
+            idx = merges[pair]
+            tokens = merge(tokens, pair, idx)
+    return tokens'''
+
+
+def workbook(intro, choose):
+    return [Md(intro), Md("# Training text"), WORKBOOK_TEXT, GET_STATS, MERGE, WORKBOOK_TRAIN, WORKBOOK_VOCAB,
+            WORKBOOK_DECODE, workbook_encode(choose), "decode(encode('hello world!'))"]
+
+
+# ---------------------------------------------------------------------------- hostile notebooks
+
+NOTEBOOKS = {
+    "good_notebook.ipynb": ({"exercises": ["to_hex", "from_hex", "utf8_encode", "get_stats", "merge",
+                                           "train", "build_vocab", "decode", "encode"]}, GOOD_NOTEBOOK),
+    "workbook_good.ipynb": ({}, workbook("# Weekly drill\nNaive BPE from scratch; all of it right.", "min")),
+    "workbook_bug_max_encode.ipynb": ({}, workbook(
+        "# Weekly drill\nBUG: encode uses `max` with `merges.get(p, inf)`, exactly as the seed workbook did.",
+        "max")),
+    "hostile_loop_top_cell.ipynb": ({}, [
+        Md("# An endless loop at top level in one cell; the other cells are still graded."),
+        MERGE,
+        "import time\nwhile True:\n    time.sleep(0.01)",
+        GET_STATS,
+        DECODE,
+    ]),
+    "hostile_syntax_cell.ipynb": ({}, [
+        Md("# One cell does not parse; the other cells are still graded."),
+        GET_STATS,
+        "def merge(ids, pair, idx)\n    return [idx for _ in ids]",
+        DECODE,
+    ]),
+    "hostile_print_top.ipynb": ({}, [
+        Md("# One cell prints megabytes at top level; the other cells are still graded."),
+        GET_STATS,
+        'for _ in range(50):\n    print("spam " * 100_000)',
+        MERGE,
+    ]),
+    "hostile_bad_metadata.ipynb": ("drill", [
+        Md("# The course metadata was edited by hand into a string: the notebook is still a submission."),
+        GET_STATS,
+    ]),
+    "hostile_stubs.ipynb": ({"exercises": ["get_stats", "merge", "train", "encode", "decode"]}, [
+        Md("# A learner copy half done: nbgrader-style stubs are `missing`, never `error`."),
+        GET_STATS,
+        "def merge(ids, pair, idx):\n    # YOUR CODE HERE\n    raise NotImplementedError()",
+        "def train(text, vocab_size):\n    # YOUR CODE HERE\n    raise NotImplementedError()",
+        "merges = train('hello', 260)  # raises NotImplementedError at top level: quietly ignored",
+        DECODE,
+    ]),
+}
+
+
+def build(cells, metadata):
+    nb = new_notebook()
+    nb.metadata = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+                   "language_info": {"name": "python"}}
+    if metadata:
+        nb.metadata["bpe_course"] = metadata
+    for number, source in enumerate(cells):
+        cell = (new_markdown_cell if isinstance(source, Md) else new_code_cell)(str(source))
+        cell.id = f"cell-{number}"
+        nb.cells.append(cell)
+    return nb
+
+
+def main(out_dir=HERE):
+    out_dir = Path(out_dir)
+    for name, (metadata, cells) in NOTEBOOKS.items():
+        nbformat.write(build(cells, metadata), out_dir / name)
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])

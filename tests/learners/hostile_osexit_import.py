@@ -1,0 +1,17 @@
+"""HOSTILE: os._exit(3) at import, after get_stats and decode are defined: the process dies while
+loading, so nothing can be graded; every exercise it defines should be reported as an error."""
+
+import os
+
+def get_stats(ids):
+    counts = {}
+    for pair in zip(ids, ids[1:]):
+        counts[pair] = counts.get(pair, 0) + 1
+    return counts
+
+
+def decode(ids, vocab):
+    return b"".join(vocab[i] for i in ids).decode("utf-8", errors="replace")
+
+
+os._exit(3)

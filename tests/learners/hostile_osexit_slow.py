@@ -1,0 +1,19 @@
+"""HOSTILE: merge closes every inherited file descriptor, then takes half a second to die with
+os._exit(3). The grader sees its pipe close before the process has exited, and must still
+report the real exit code (3). get_stats is right."""
+
+import os
+import time
+
+
+def get_stats(ids):
+    counts = {}
+    for pair in zip(ids, ids[1:]):
+        counts[pair] = counts.get(pair, 0) + 1
+    return counts
+
+
+def merge(ids, pair, idx):
+    os.closerange(3, 256)
+    time.sleep(0.5)
+    os._exit(3)
