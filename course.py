@@ -18,7 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 STAMP = VENV / "bpe-course-installed"
-TEST_ARGS = ["tests", "solutions", "--nbval", "--nbval-current-env", "-p", "no:cacheprovider"]
+TEST_ARGS = ["tests", "solutions", "--nbval", "--nbval-current-env",
+             "--nbval-sanitize-with", "nbval_sanitize.cfg", "-p", "no:cacheprovider"]
 
 
 def venv_python():
@@ -49,7 +50,7 @@ def setup():
 
 
 def course_env():
-    """The environment every course process gets: offline tiktoken, a non-GUI plot backend."""
+    """The environment every course process gets: tiktoken finds the shipped rank files."""
     env = dict(os.environ)
     env.setdefault("TIKTOKEN_CACHE_DIR", str(ROOT / "bpe_ref" / "data" / "tiktoken_cache"))
     return env
@@ -66,7 +67,6 @@ def main(argv):
                    env=course_env())
     if command == "test":
         env = course_env()
-        env["MPLBACKEND"] = "Agg"
         return run([venv_python(), "-m", "pytest", *TEST_ARGS, *argv[1:]], env=env)
     return 0
 
