@@ -20,7 +20,11 @@ is the smallest key of all live pairs, which is the naive choice.
 Encoding. `encode_chunk_fast` repeatedly merges the leftmost adjacent pair with the lowest
 rank, as tiktoken does; a pair's rank is the id merges gives it. Merging one occurrence at a
 time this way equals naive.encode's "merge every occurrence of the best pair", because the
-pairs a merge creates contain the new, higher id and so always rank after it.
+pairs a merge creates contain the new id, and a merge that uses an id gets a larger id itself
+(true of all merges that training, `load` and `from_tiktoken` produce), so they rank after it.
+It also equals tiktoken, which ranks the concatenated bytes instead of the pair of ids: in a
+from_tiktoken tokenizer each token's merge is the split tiktoken itself reaches on the token's
+bytes, and BPE inside a token's span runs as it would on the token alone.
 """
 
 import heapq
@@ -44,7 +48,9 @@ def train_fast(chunks, vocab_size, on_merge=None):
     is called after each merge.
     """
     check_vocab_size(vocab_size)
-    ids, nxt, prv, weight = _layout(Counter(chunks))
+    weights = Counter(chunks)
+    del chunks  # often millions of strings: free them before the pair tables are built
+    ids, nxt, prv, weight = _layout(weights)
     count, where = _count_pairs(ids, nxt, weight)
     heap = [(-c, min(where[pair]), pair) for pair, c in count.items()]
     heapq.heapify(heap)

@@ -1,0 +1,194 @@
+"""bpe_ref.fast against the naive reference: the same merges, the same tokens as tiktoken."""
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bpe_ref import BasicTokenizer, RegexTokenizer, from_tiktoken, get_encoding
+from bpe_ref import encode as naive_encode
+from bpe_ref import train as naive_train
+from bpe_ref.fast import LONG_CHUNK, _bpe_heap, _bpe_scan, encode_chunk_fast, train_fast
+
+MULTILINGUAL = Path(__file__).parent / "data" / "multilingual.txt"
+NAMES = ["gpt2", "cl100k_base", "o200k_base"]
+
+# small alphabets make ties, repeats and overlapping runs ('aaaa') common
+ALPHABETS = ["ab", "abc ", "aé한😀 b", "a a\n\n", "ab1 2'é\t"]
+small_texts = st.sampled_from(ALPHABETS).flatmap(lambda a: st.text(alphabet=a, max_size=120))
+vocab_sizes = st.integers(min_value=256, max_value=340)
+
+# letters of many scripts, digits, apostrophes and every kind of whitespace
+TRICKY = list("aZ éÉ\u0301'’sStT 0123456789١٢\t\r\n  \u00a0\u3000.,!?<|>_-/\\"
+              "한국어中文ひカاَلعربيةשָׁदेवนาไ😀👍🏽\u200d🇯🇵𝐌Ｆ")
+
+
+def medium_text():
+    """A few KB of varied text: the project's multilingual file, else a generated one."""
+    if MULTILINGUAL.exists():
+        with open(MULTILINGUAL, encoding="utf-8", newline="") as f:
+            text = f.read()
+    else:
+        rng = random.Random(7)
+        words = ["the", "cat", "sat", "on", "mat", "naïve", "café", "한국어", "😀", "1234", "\n"]
+        text = " ".join(rng.choice(words) for _ in range(800))
+    words = text.split(" ")
+    random.Random(0).shuffle(words)
+    return text + " ".join(words)  # about twice the file, so pairs repeat
+
+
+@pytest.fixture(scope="module")
+def references():
+    return {name: (from_tiktoken(name), get_encoding(name)) for name in NAMES}
+
+
+def trained_both_ways(tok_class, text, vocab_size):
+    naive, fast = tok_class(), tok_class()
+    naive.train(text, vocab_size, algorithm="naive")
+    fast.train(text, vocab_size)
+    return naive, fast
+
+
+# ------------------------------------------------------------------ training
+
+
+@settings(max_examples=1000)
+@given(small_texts, vocab_sizes)
+def test_fast_merges_equal_naive_basic(text, vocab_size):
+    naive, fast = trained_both_ways(BasicTokenizer, text, vocab_size)
+    assert fast.merges == naive.merges, f"merges differ on {text!r}"
+    assert fast.merges == naive_train(text, vocab_size), f"merges differ from bpe_ref.train on {text!r}"
+
+
+@settings(max_examples=1000)
+@given(small_texts, vocab_sizes)
+def test_fast_merges_equal_naive_regex(text, vocab_size):
+    naive, fast = trained_both_ways(RegexTokenizer, text, vocab_size)
+    assert fast.merges == naive.merges, f"merges differ on {text!r}"
+
+
+def test_random_longer_texts():
+    rng = random.Random(2024)
+    for _ in range(150):
+        alphabet = rng.choice(ALPHABETS)
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(100, 400)))
+        vocab_size = rng.randint(256, 400)
+        for tok_class in (BasicTokenizer, RegexTokenizer):
+            naive, fast = trained_both_ways(tok_class, text, vocab_size)
+            assert fast.merges == naive.merges, f"{tok_class.__name__}: merges differ on {text!r}"
+
+
+@pytest.mark.parametrize("text", ["", "a", "ab", "aaaa", "aaaaa", "abbbbab", "abbbbaab", "ab ab ab"])
+def test_small_cases_including_early_stop(text):
+    for tok_class in (BasicTokenizer, RegexTokenizer):
+        naive, fast = trained_both_ways(tok_class, text, 300)
+        assert fast.merges == naive.merges, f"merges differ on {text!r}"
+
+
+def test_tie_goes_to_the_current_first_occurrence():
+    # ab, bb and ba all start tied after 'bb' is merged; the 'ab' at the start is gone by then,
+    # so naive ranks ab by its later occurrence and picks (a, bb) first.
+    merges = train_fast(["abbbbab"], 258)
+    assert list(merges) == [(98, 98), (97, 256)]
+
+
+def test_medium_text_basic_and_regex():
+    text = medium_text()
+    for tok_class in (BasicTokenizer, RegexTokenizer):
+        naive, fast = trained_both_ways(tok_class, text, 256 + 300)
+        assert fast.merges == naive.merges, f"{tok_class.__name__}: merges differ on the medium text"
+
+
+def test_medium_text_trained_until_no_pair_is_left():
+    text = medium_text()[:3000]
+    naive, fast = trained_both_ways(RegexTokenizer, text, 100_000)
+    assert fast.merges == naive.merges
+    assert len(fast.merges) < 100_000 - 256  # it did stop early
+
+
+def test_repeated_chunks_count_as_often_as_they_occur():
+    chunks = ["ab", "cd", "cd", "ab", "cd"]
+    assert train_fast(chunks, 257) == {(99, 100): 256}
+
+
+def test_verbose_reports_are_the_same(capsys):
+    text = medium_text()[:600]
+    BasicTokenizer().train(text, 280, verbose=True, algorithm="naive")
+    naive_out = capsys.readouterr().out
+    BasicTokenizer().train(text, 280, verbose=True)
+    assert capsys.readouterr().out == naive_out
+
+
+def test_unknown_algorithm_raises():
+    with pytest.raises(ValueError, match="'fast' or 'naive'"):
+        BasicTokenizer().train("hello", 260, algorithm="quick")
+
+
+# ------------------------------------------------------------------ encoding, our own tokenizers
+
+
+@pytest.fixture(scope="module")
+def basic_tok():
+    tok = BasicTokenizer()
+    tok.train(medium_text(), 256 + 400)
+    return tok
+
+
+@settings(max_examples=200)
+@given(st.text(alphabet=st.sampled_from(TRICKY + list("the cat sat on")), max_size=300))
+def test_fast_encoder_equals_naive_encode(basic_tok, text):
+    assert basic_tok.encode_ordinary(text) == naive_encode(text, basic_tok.merges), f"differs on {text!r}"
+
+
+def test_long_chunk_heap_path_equals_naive(basic_tok):
+    text = medium_text()
+    assert len(text.encode("utf-8")) > LONG_CHUNK
+    assert basic_tok.encode_ordinary(text) == naive_encode(text, basic_tok.merges)
+    runs = "a" * 301 + " " * 200 + "ab" * 150
+    assert basic_tok.encode_ordinary(runs) == naive_encode(runs, basic_tok.merges)
+
+
+@settings(max_examples=200)
+@given(st.lists(st.sampled_from([97, 98, 256, 257, 258]), max_size=40))
+def test_scan_and_heap_agree(ids):
+    merges = {(97, 98): 256, (256, 256): 257, (97, 97): 258, (258, 256): 259, (98, 98): 260}
+    assert _bpe_scan(list(ids), merges) == _bpe_heap(list(ids), merges)
+
+
+def test_encode_chunk_fast_example():
+    assert encode_chunk_fast(b"aaa", {(97, 97): 256}, list(range(256))) == [256, 97]
+
+
+# ------------------------------------------------------------------ encoding, tiktoken's encodings
+
+
+FIXED = [
+    "Hello, world! It's 2024: naïve café, Łódź.",
+    "   leading spaces\n\n\ttabs\r\n  trailing   ",
+    "한국어 中文 ひらがな العربية עברית हिन्दी ไทย",
+    "😀👍🏽👨\u200d👩\u200d👧 🇯🇵 𝐌𝐚𝐭𝐡 Ｆｕｌｌ",
+    "12345678901234567890 ١٢٣٤٥ 3.14159",
+    "don't WE'LL they're I'M you've",
+    " " * 300 + "x" + "\n" * 100 + "9" * 200,  # long chunks take the heap path
+]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_fast_encoder_equals_tiktoken_fixed(references, name):
+    tok, enc = references[name]
+    texts = list(FIXED)
+    if MULTILINGUAL.exists():
+        with open(MULTILINGUAL, encoding="utf-8", newline="") as f:
+            texts.append(f.read())
+    for text in texts:
+        tok._cache.clear()  # encode cold, not from a cache filled by another test
+        assert tok.encode_ordinary(text) == enc.encode_ordinary(text), f"{name} differs on {text!r}"
+
+
+@settings(max_examples=150)
+@given(st.text(alphabet=st.sampled_from(TRICKY), max_size=60) | st.text(max_size=30))
+def test_fast_encoder_equals_tiktoken_hypothesis(references, text):
+    for name, (tok, enc) in references.items():
+        assert tok.encode_ordinary(text) == enc.encode_ordinary(text), f"{name} differs on {text!r}"
