@@ -10,6 +10,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from bpe_ref.grade.source import raises_on_purpose
+
 ROOT = Path(__file__).resolve().parent.parent
 spec = importlib.util.spec_from_file_location("make_notebooks", ROOT / "tools" / "make_notebooks.py")
 make_notebooks = importlib.util.module_from_spec(spec)
@@ -49,7 +51,7 @@ def test_learner_notebook_runs_with_only_stub_errors(path):
     NotebookClient(notebook, timeout=300, kernel_name="python3", allow_errors=True,
                    resources={"metadata": {"path": str(path.parent)}}).execute()
     for number, cell in enumerate(notebook.cells, 1):
-        if cell.cell_type != "code" or make_notebooks.raises_on_purpose(cell):
+        if cell.cell_type != "code" or raises_on_purpose(cell):
             continue  # a demonstrated error (marked for nbval) is part of the lesson
         for output in cell.outputs:
             if output.output_type == "error":

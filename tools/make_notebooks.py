@@ -18,6 +18,8 @@ from pathlib import Path
 
 import nbformat
 
+from bpe_ref.grade.source import raises_on_purpose
+
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS, NOTEBOOKS = ROOT / "solutions", ROOT / "notebooks"
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
@@ -68,12 +70,6 @@ def learner_copy(solution):
     for i, cell in enumerate(notebook.cells):
         cell["id"] = f"cell-{i:02d}"
     return notebook
-
-
-def raises_on_purpose(cell):
-    """A cell that demonstrates an error: marked for nbval by comment or by tag."""
-    return (cell.source.lstrip().startswith("# NBVAL_RAISES_EXCEPTION")
-            or "raises-exception" in cell.metadata.get("tags", []))
 
 
 def render(notebook):

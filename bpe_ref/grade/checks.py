@@ -17,6 +17,7 @@ import time
 from . import exercises
 from .engine import Result, run_exercise
 from .sandbox import Reply
+from .worker import required_params
 
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 GRADE_DIR = os.path.dirname(os.path.realpath(__file__))
@@ -117,15 +118,6 @@ def _where(exc):
             found = f"line {tb.tb_lineno}"
         tb = tb.tb_next
     return found
-
-
-def required_params(fn):
-    try:
-        params = inspect.signature(fn).parameters.values()
-    except (TypeError, ValueError):
-        return None
-    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    return sum(1 for p in params if p.kind in kinds and p.default is inspect.Parameter.empty)
 
 
 def workbook_exercise(name, merges, text=None):
