@@ -119,3 +119,20 @@ def test_hypothesis_parity(text):
         assert chunks_are_token_boundaries(enc, PATTERNS[name], text), (name, text)
         ids = enc.encode_ordinary(text)
         assert tok.decode(ids) == enc.decode(ids)
+
+
+def test_nothing_is_downloaded(tmp_path):
+    """With every proxy pointing nowhere and no cache variable set, all encodings still load."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in ("TIKTOKEN_CACHE_DIR", "DATA_GYM_CACHE_DIR")}
+    dead = "http://127.0.0.1:9"
+    env.update(HTTP_PROXY=dead, HTTPS_PROXY=dead, http_proxy=dead, https_proxy=dead, NO_PROXY="", TMPDIR=str(tmp_path))
+    code = ("import bpe_ref, tiktoken\n"
+            "for n in ['r50k_base', 'cl100k_base', 'o200k_base']: assert tiktoken.get_encoding(n).encode('hi')\n"
+            "assert bpe_ref.get_encoding('gpt2').encode('hi')\n")
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert not any(tmp_path.iterdir()), "something was cached in the temp folder: a download?"
