@@ -27,6 +27,7 @@ class Tokenizer:
         self.byte_shuffle = list(IDENTITY_BYTES)  # byte value -> id of its one-byte token
         self.vocab = self._build_vocab()  # id -> bytes
         self._cache = {}
+        self.whole_tokens = None  # bytes -> id: tiktoken's shortcut, set only by from_tiktoken
 
     # ------------------------------------------------------------------ training
 
@@ -75,11 +76,19 @@ class Tokenizer:
     # ------------------------------------------------------------------ encoding
 
     def encode_ordinary(self, text):
-        """Encode text, treating any special-token text as ordinary text."""
+        """Encode text, treating any special-token text as ordinary text.
+
+        Chunks repeat a lot in real text ('the', ' of', '\n'), so each one is encoded once and
+        its ids are cached by the chunk's text.
+        """
         text = replace_surrogates(text)
         ids = []
+        cache = self._cache
         for chunk in self.split(text):
-            ids.extend(self._encode_chunk(chunk.encode("utf-8")))
+            chunk_ids = cache.get(chunk)
+            if chunk_ids is None:
+                chunk_ids = self._encode_chunk(chunk)
+            ids.extend(chunk_ids)
         return ids
 
     def encode(self, text, *, allowed_special=frozenset(), disallowed_special="all"):
@@ -114,14 +123,19 @@ class Tokenizer:
                 ids.extend(self.encode_ordinary(part))
         return ids
 
-    def _encode_chunk(self, chunk_bytes):
-        """BPE inside one chunk (cached): merge the lowest-ranked known pair until none is left."""
-        ids = self._cache.get(chunk_bytes)
+    def _encode_chunk(self, chunk):
+        """BPE inside one chunk (a str), cached: merge the lowest-ranked known pair until none is left."""
+        ids = self._cache.get(chunk)
         if ids is None:
-            ids = encode_chunk_fast(chunk_bytes, self.merges, self.byte_shuffle)
+            chunk_bytes = chunk.encode("utf-8")
+            whole = self.whole_tokens.get(chunk_bytes) if self.whole_tokens else None
+            if whole is not None:
+                ids = [whole]  # tiktoken's own first step: a chunk that is a token is that token
+            else:
+                ids = encode_chunk_fast(chunk_bytes, self.merges, self.byte_shuffle)
             if len(self._cache) >= CHUNK_CACHE_SIZE:
                 self._cache.clear()
-            self._cache[chunk_bytes] = ids
+            self._cache[chunk] = ids
         return ids
 
     # ------------------------------------------------------------------ decoding
@@ -167,10 +181,12 @@ class Tokenizer:
     # ------------------------------------------------------------------ vocab
 
     def _set_merges(self, merges, byte_shuffle):
+        self.whole_tokens = None
         self.merges = dict(merges)
         self.byte_shuffle = list(byte_shuffle)
         self.vocab = self._build_vocab()
         self._cache = {}
+        self.whole_tokens = None  # bytes -> id: tiktoken's shortcut, set only by from_tiktoken
 
     def _build_vocab(self, merges=None, with_specials=True):
         """id -> bytes, always rebuilt from the byte tokens, the merges and the specials."""

@@ -138,5 +138,6 @@ def from_tiktoken(name):
     pattern, merges, byte_shuffle, special_tokens = _recovered(name)
     tok = RegexTokenizer(pattern)
     tok._set_merges(merges, byte_shuffle)
+    tok.whole_tokens = get_encoding(name)._mergeable_ranks
     tok.register_special_tokens(special_tokens)
     return tok
