@@ -63,7 +63,8 @@ def main(argv):
         return 0 if command in ("help", "-h", "--help") else 2
     setup()
     if command == "lab":
-        return run([venv_python(), "-m", "jupyter", "lab", "notebooks/00_start_here.ipynb", *argv[1:]],
+        as_root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []  # containers
+        return run([venv_python(), "-m", "jupyter", "lab", "notebooks/00_start_here.ipynb", *as_root, *argv[1:]],
                    env=course_env())
     if command == "test":
         env = course_env()
