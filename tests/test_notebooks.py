@@ -69,3 +69,18 @@ def test_every_check_in_a_solution_passes(path):
         if cell.cell_type == "code" and "check(" in cell.source and "import" not in cell.source:
             text = "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
             assert text.startswith("✅"), f"{path.name} cell {number}: {text!r}"
+
+
+def test_bpe_grade_passes_every_solution_and_no_learner_stub():
+    """End to end: the sandboxed grader accepts every solution, and a learner's untouched
+    notebook has every exercise it checks reported as missing (never pass)."""
+    from bpe_ref.grade.cli import grade_all
+
+    results = {Path(r["path"]): r for r in grade_all(SOLUTIONS + LEARNER_NOTEBOOKS, 20.0, 2048, 2)}
+    for path in SOLUTIONS:
+        result = results[path]
+        assert result["passed"] and not result["notes"], (path.name, result)
+    for path in LEARNER_NOTEBOOKS:
+        checked = nbformat.read(path, as_version=4).metadata["bpe_course"]["exercises"]
+        statuses = {name: ex["status"] for name, ex in results[path]["exercises"].items()}
+        assert checked and all(statuses[name] == "missing" for name in checked), (path.name, statuses)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import nbformat
 
-DEF_RE = re.compile(r"^\s*(?:def|class)\s+([A-Za-z_]\w*)|^([A-Za-z_]\w*)\s*=", re.MULTILINE)
+DEF_RE = re.compile(r"^(?:def|class)\s+([A-Za-z_]\w*)|^([A-Za-z_]\w*)\s*=", re.MULTILINE)
 
 
 class UnreadableSubmission(Exception):
@@ -59,7 +59,7 @@ def raises_on_purpose(cell):
 
 
 def names_in(source):
-    """Names a piece of source tries to define (def, class, NAME = ...), even if it does not parse."""
+    """Top-level names a piece of source tries to define (def, class, NAME = ...), even if it does not parse."""
     return {m.group(1) or m.group(2) for m in DEF_RE.finditer(source)}
 
 

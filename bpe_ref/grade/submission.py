@@ -132,11 +132,17 @@ def cell_notes(sandbox, cells):
         elif status == "output_limit":
             notes.append(f"{where}: printed more than 1 MB; the rest of the cell was skipped")
         elif status == "error" and report.get("type") not in QUIET_CELL_ERRORS \
-                and not cells[index].get("raises_on_purpose"):
+                and not cells[index].get("raises_on_purpose") and defines_graded_names(cells[index]):
             notes.append(f"{report.get('where') or where}: {report.get('type')}: {report.get('message')}")
     if sandbox.load_failure:
         notes.append(sandbox.load_failure)
     return notes
+
+
+def defines_graded_names(cell):
+    """Whether a cell holds the learner's work (an exercise, or module-level merges/vocab);
+    errors in the course's own demo cells are not the learner's business."""
+    return bool(names_in(cell["source"]) & (set(exercises.CONTRACT) | {"merges", "vocab"}))
 
 
 def summary(path, results, notes, error=None):
