@@ -50,8 +50,10 @@ def setup():
 
 
 def course_env():
-    """The environment every course process gets: tiktoken finds the shipped rank files."""
+    """The environment every course process gets: tiktoken finds the shipped rank files, and
+    bpe-grade / bpe-practice are on the PATH (in JupyterLab's terminals too)."""
     env = dict(os.environ)
+    env["PATH"] = str(venv_python().parent) + os.pathsep + env.get("PATH", "")
     env.setdefault("TIKTOKEN_CACHE_DIR", str(ROOT / "bpe_ref" / "data" / "tiktoken_cache"))
     return env
 
