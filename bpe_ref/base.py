@@ -47,12 +47,17 @@ class Tokenizer:
         check_vocab_size(vocab_size)
         self._check_special_ids_free(vocab_size)
         if algorithm == "fast":
-            report = None
+            on_merge = None
             if verbose:
-                def report(merges, pair, idx, count):
+                def on_merge(merges, pair, idx, count):
                     self._report_merge(merges, pair, idx, count, vocab_size)
-            self._set_merges(train_fast(self.split(text), vocab_size, report), IDENTITY_BYTES)
-            return
+            merges = train_fast(self.split(text), vocab_size, on_merge)
+        else:
+            merges = self._train_naive(text, vocab_size, verbose)
+        self._set_merges(merges, IDENTITY_BYTES)
+
+    def _train_naive(self, text, vocab_size, verbose):
+        """The lesson's loop: recount every pair in every chunk, merge the most frequent, repeat."""
         chunks = [list(chunk.encode("utf-8")) for chunk in self.split(text)]
         merges = {}
         for idx in range(256, vocab_size):
@@ -66,7 +71,7 @@ class Tokenizer:
             merges[pair] = idx
             if verbose:
                 self._report_merge(merges, pair, idx, stats[pair], vocab_size)
-        self._set_merges(merges, IDENTITY_BYTES)
+        return merges
 
     def _report_merge(self, merges, pair, idx, count, vocab_size):
         vocab = self._build_vocab(merges)

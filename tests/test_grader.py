@@ -14,7 +14,6 @@ import json
 import runpy
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest

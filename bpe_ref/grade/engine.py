@@ -4,7 +4,6 @@
 returns a sandbox.Reply; everything expected is computed here, with bpe_ref.
 """
 
-import time
 from dataclasses import dataclass, field
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
@@ -157,9 +156,3 @@ def show(value, limit=160):
         return f"{{{head}, ... {len(items)} items}}"
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def timed(fn, *args):
-    start = time.perf_counter()
-    result = fn(*args)
-    return result, time.perf_counter() - start

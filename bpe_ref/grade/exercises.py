@@ -6,7 +6,7 @@ cases that catch the classic bugs); then hypothesis searches and shrinks a faili
 """
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 import regex
@@ -38,7 +38,6 @@ class Exercise:
     forbidden: Callable = None  # (function source) -> why it is not allowed, or None
     checks_mutation: bool = False
     examples: int = 80
-    needs: tuple = field(default_factory=tuple)  # module-level values the exercise reads
 
 
 REGISTRY = {}
