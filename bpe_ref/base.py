@@ -129,18 +129,17 @@ class Tokenizer:
         return ids
 
     def _encode_chunk(self, chunk):
-        """BPE inside one chunk (a str), cached: merge the lowest-ranked known pair until none is left."""
-        ids = self._cache.get(chunk)
-        if ids is None:
-            chunk_bytes = chunk.encode("utf-8")
-            whole = self.whole_tokens.get(chunk_bytes) if self.whole_tokens else None
-            if whole is not None:
-                ids = [whole]  # tiktoken's own first step: a chunk that is a token is that token
-            else:
-                ids = encode_chunk_fast(chunk_bytes, self.merges, self.byte_shuffle)
-            if len(self._cache) >= CHUNK_CACHE_SIZE:
-                self._cache.clear()
-            self._cache[chunk] = ids
+        """BPE inside one chunk (a str) not seen before: merge the lowest-ranked known pair until
+        none is left; the result goes into the chunk cache."""
+        chunk_bytes = chunk.encode("utf-8")
+        whole = self.whole_tokens.get(chunk_bytes) if self.whole_tokens else None
+        if whole is not None:
+            ids = [whole]  # tiktoken's own first step: a chunk that is a token is that token
+        else:
+            ids = encode_chunk_fast(chunk_bytes, self.merges, self.byte_shuffle)
+        if len(self._cache) >= CHUNK_CACHE_SIZE:
+            self._cache.clear()
+        self._cache[chunk] = ids
         return ids
 
     # ------------------------------------------------------------------ decoding
@@ -191,7 +190,6 @@ class Tokenizer:
         self.byte_shuffle = list(byte_shuffle)
         self.vocab = self._build_vocab()
         self._cache = {}
-        self.whole_tokens = None  # bytes -> id: tiktoken's shortcut, set only by from_tiktoken
 
     def _build_vocab(self, merges=None, with_specials=True):
         """id -> bytes, always rebuilt from the byte tokens, the merges and the specials."""

@@ -180,19 +180,24 @@ def report(result):
     return "\n".join(lines)
 
 
-def workbook_values(namespace):
-    """Results for module-level merges (a greedy BPE of module-level text) and vocab, if defined."""
-    merges, text = namespace.get("merges"), namespace.get("text")
-    if not isinstance(merges, dict):
-        return []
-    problem = exercises.check_workbook_merges(merges, text if isinstance(text, str) else None)
-    done = f"{len(merges)} merges, a greedy BPE of `text`" if isinstance(text, str) else f"{len(merges)} well-formed merges"
+def judge_workbook_values(merges, text=None, vocab=None):
+    """Results for module-level merges (a greedy BPE of `text`, when it is a str) and vocab (if given)."""
+    text = text if isinstance(text, str) else None
+    problem = exercises.check_workbook_merges(merges, text)
+    done = f"{len(merges)} merges, a greedy BPE of `text`" if text else f"{len(merges)} well-formed merges"
     results = [Result("merges", "fail" if problem else "pass", problem or done)]
-    vocab = namespace.get("vocab")
     if vocab is not None and not problem:
         vocab_problem = exercises.check_workbook_vocab(vocab, merges)
         results.append(Result("vocab", "fail" if vocab_problem else "pass", vocab_problem or "matches the merges"))
     return results
+
+
+def workbook_values(namespace):
+    """The workbook-style values of a notebook's namespace, judged (nothing if there are no merges)."""
+    merges = namespace.get("merges")
+    if not isinstance(merges, dict):
+        return []
+    return judge_workbook_values(merges, namespace.get("text"), namespace.get("vocab"))
 
 
 def check(fn, name=None, timeout=5.0):

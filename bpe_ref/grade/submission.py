@@ -4,6 +4,7 @@ import time
 from pathlib import Path
 
 from . import exercises
+from .checks import judge_workbook_values, workbook_exercise
 from .engine import Result, run_exercise
 from .sandbox import Sandbox
 from .source import UnreadableSubmission, function_source, names_in, read_submission
@@ -93,7 +94,6 @@ def grade_callable(sandbox, cells, name, info, timeout):
         if problem:
             return Result(name, "error", f"{name}() takes one argument, so it reads module-level merges: {problem}")
         text = sandbox.get("text", deadline).value if "text" in sandbox.defined else None
-        from .checks import workbook_exercise
         ex = workbook_exercise(name, merges, text if isinstance(text, str) else None)
     call = lambda args: sandbox.call(name, args, deadline)  # noqa: E731
     return run_exercise(ex, call, source=function_source(cells, name), timeout=timeout)
@@ -104,16 +104,8 @@ def grade_workbook_values(sandbox, defined, timeout):
     deadline = time.monotonic() + timeout
     merges = sandbox.get("merges", deadline).value
     text = sandbox.get("text", deadline).value if "text" in defined else None
-    problem = exercises.check_workbook_merges(merges, text if isinstance(text, str) else None)
-    results = {"merges": Result("merges", "fail" if problem else "pass",
-                                problem or f"{len(merges)} merges, a greedy BPE of `text`"
-                                if isinstance(text, str) else problem or f"{len(merges)} well-formed merges")}
-    if "vocab" in defined and not problem:
-        vocab = sandbox.get("vocab", deadline).value
-        vocab_problem = exercises.check_workbook_vocab(vocab, merges)
-        results["vocab"] = Result("vocab", "fail" if vocab_problem else "pass",
-                                  vocab_problem or "matches the merges")
-    return results
+    vocab = sandbox.get("vocab", deadline).value if "vocab" in defined else None
+    return {r.name: r for r in judge_workbook_values(merges, text, vocab)}
 
 
 def cell_notes(sandbox, cells):
