@@ -202,11 +202,6 @@ exercise(
 )
 
 
-def judge_merge(args, got):
-    expected = naive.merge(*args)
-    return None if same(got, expected) else Mismatch(expected)
-
-
 def diagnose_merge(args, got):
     ids, pair, idx = args
     if isinstance(got, (list, tuple)) and list(got).count(idx) > naive.merge(ids, pair, idx).count(idx):
@@ -219,7 +214,7 @@ exercise(
     cases=lambda: [([], (1, 2), 256), ([1], (1, 2), 256), ([1, 2], (1, 2), 256),
                    ([5, 5, 5], (5, 5), 256), ([1, 2, 3, 1, 2], (1, 2), 300), ([3, 1], (1, 2), 256)],
     strategy=st.tuples(IDS, st.tuples(st.integers(0, 3), st.integers(0, 3)), st.integers(256, 300)),
-    judge=judge_merge,
+    judge=equal_to(naive.merge),
     hint="walk left to right; where ids[i], ids[i+1] is the pair, append idx and jump 2, else append ids[i]",
     diagnose=diagnose_merge,
     checks_mutation=True,
@@ -502,20 +497,13 @@ def rank_tables(draw):
     return ranks
 
 
-def judge_recover(args, got):
-    expected = reference_recover_merges(*args)
-    if isinstance(got, dict) and dict(got) == expected:
-        return None
-    return Mismatch(expected)
-
-
 exercise(
     name="recover_merges", signature="recover_merges(mergeable_ranks) -> dict[(int, int), int]",
     cases=lambda: [({bytes([b]): b for b in range(256)},),
                    ({**{bytes([b]): b for b in range(256)}, b"ab": 256, b"abc": 257},),
                    ({**{bytes([b]): 255 - b for b in range(256)}, b"aa": 256, b"aaa": 257, b"aaaa": 258},)],
     strategy=st.tuples(rank_tables()),
-    judge=judge_recover,
+    judge=equal_to(reference_recover_merges),
     hint="for each token of 2+ bytes, run BPE on its bytes using only ranks below its own: the two parts "
          "left are its pair; key the merge by the parts' ranks",
     examples=30,
