@@ -38,6 +38,9 @@ class Exercise:
     forbidden: Callable = None  # (function source) -> why it is not allowed, or None
     checks_mutation: bool = False
     examples: int = 80
+    workbook: str = ""  # the workbook that teaches it, e.g. "04_naive_bpe"
+    section: str = ""  # the heading of its exercise there, as the learner sees it
+    task: str = ""  # one line: what to write (shown in the learner's stub)
 
 
 REGISTRY = {}
@@ -136,6 +139,8 @@ def forbid(*names):
 
 exercise(
     name="to_hex", signature="to_hex(n) -> str",
+    workbook='01_hex', section='2. Writing hex by hand: `to_hex`',
+    task="repeat divmod(n, 16) and read the remainders backwards; 0 -> '0'",
     cases=lambda: [(0,), (9,), (10,), (15,), (16,), (255,), (256,), (4096,), (0x1F600,)],
     strategy=st.tuples(st.integers(0, 2**40)),
     judge=equal_to(lambda n: format(n, "x")),
@@ -145,6 +150,8 @@ exercise(
 
 exercise(
     name="from_hex", signature="from_hex(s) -> int",
+    workbook='01_hex', section='3. Reading hex by hand: `from_hex`',
+    task="n = n * 16 + the digit's value, left to right; lower-case s and drop a '0x' first",
     cases=lambda: [("0",), ("a",), ("ff",), ("FF",), ("10",), ("0x1f",), ("0x1F600",), ("100",)],
     strategy=st.tuples(st.integers(0, 2**40).flatmap(lambda n: st.sampled_from(
         [format(n, "x"), format(n, "X"), "0x" + format(n, "x")]))),
@@ -155,6 +162,8 @@ exercise(
 
 exercise(
     name="u_plus", signature="u_plus(ch) -> str",
+    workbook='00_start_here', section='2. How an exercise works',
+    task="return 'U+' then ord(ch) in upper-case hex, padded to at least 4 digits",
     cases=lambda: [(c,) for c in ["A", "\x00", "é", "€", "한", "😀", "\U0010FFFF"]],
     strategy=st.tuples(CODE_POINTS),
     judge=equal_to(lambda ch: f"U+{ord(ch):04X}"),
@@ -163,6 +172,8 @@ exercise(
 
 exercise(
     name="from_u_plus", signature="from_u_plus(name) -> str",
+    workbook='02_unicode', section='3. From `U+` back to the character: `from_u_plus`',
+    task="drop the 'U+', read the rest as hex, then chr()",
     cases=lambda: [("U+0041",), ("U+00E9",), ("U+1F600",), ("U+10FFFF",), ("U+0000",)],
     strategy=st.tuples(CODE_POINTS.map(lambda ch: f"U+{ord(ch):04X}")),
     judge=equal_to(lambda name: chr(int(name[2:], 16))),
@@ -173,6 +184,8 @@ exercise(
 
 exercise(
     name="utf8_encode", signature="utf8_encode(text) -> bytes",
+    workbook='03_utf8', section='3. Encoding by hand',
+    task='for each code point, append 1-4 bytes: the prefix bits | the payload bits',
     cases=lambda: [("",), ("a",)] + [(c,) for c in BOUNDARY_CHARS] + [("héllo 한 😀",)],
     strategy=st.tuples(st.text(alphabet=CODE_POINTS, max_size=12)),
     judge=equal_to(lambda text: text.encode("utf-8")),
@@ -194,6 +207,8 @@ def diagnose_get_stats(args, got):
 
 exercise(
     name="get_stats", signature="get_stats(ids) -> dict[(int, int), int]",
+    workbook='04_naive_bpe', section='2. Counting pairs',
+    task='count every consecutive pair (a dict: pair -> count)',
     cases=lambda: [([],), ([1],), ([1, 2],), ([1, 1, 1],), ([1, 2, 3, 1, 2],), ([5, 5, 5, 5],)],
     strategy=st.tuples(IDS),
     judge=equal_to(naive.get_stats),
@@ -211,6 +226,8 @@ def diagnose_merge(args, got):
 
 exercise(
     name="merge", signature="merge(ids, pair, idx) -> list[int]",
+    workbook='04_naive_bpe', section='3. Merging a pair',
+    task='build a new list: idx where the pair starts (then skip 2), else the id itself',
     cases=lambda: [([], (1, 2), 256), ([1], (1, 2), 256), ([1, 2], (1, 2), 256),
                    ([5, 5, 5], (5, 5), 256), ([1, 2, 3, 1, 2], (1, 2), 300), ([3, 1], (1, 2), 256)],
     strategy=st.tuples(IDS, st.tuples(st.integers(0, 3), st.integers(0, 3)), st.integers(256, 300)),
@@ -265,6 +282,8 @@ def judge_train(args, got):
 
 exercise(
     name="train", signature="train(text, vocab_size) -> dict[(int, int), int]",
+    workbook='04_naive_bpe', section='4. Training',
+    task='loop: count pairs, merge the most frequent under the next id, record it; stop if no pair is left',
     cases=lambda: [("", 260), ("a", 260), ("ab", 256), ("ab", 260), ("aaabdaaabac", 259),
                    ("hello hello world", 270), ("안녕 안녕", 262)],
     strategy=st.tuples(SMALL_TEXT, st.integers(256, 270)),
@@ -277,6 +296,8 @@ exercise(
 
 exercise(
     name="build_vocab", signature="build_vocab(merges) -> dict[int, bytes]",
+    workbook='05_decoding', section='1. The vocab: which bytes each id stands for',
+    task='start from the 256 single bytes, then vocab[idx] = vocab[p0] + vocab[p1] for each merge, in order',
     cases=lambda: [({},), (naive.train("aaabdaaabac", 259),), (naive.train("안녕 안녕", 262),)],
     strategy=st.tuples(trained_merges()),
     judge=equal_to(naive.build_vocab),
@@ -301,6 +322,8 @@ def diagnose_decode(args, got):
 
 exercise(
     name="decode", signature="decode(ids, vocab) -> str",
+    workbook='05_decoding', section='3. `decode`: join all the bytes, then decode once',
+    task="join vocab[idx] for every id into one bytes object, then .decode('utf-8', errors='replace')",
     cases=lambda: [([], naive.build_vocab({})), ([104, 105], naive.build_vocab({})),
                    ([0x80], naive.build_vocab({})), ([0xF0, 0x9F], naive.build_vocab({})),
                    ([256, 100], naive.build_vocab(naive.train("aaabdaaabac", 257)))],
@@ -344,6 +367,8 @@ def encode_args(draw):
 
 exercise(
     name="encode", signature="encode(text, merges) -> list[int]",
+    workbook='06_encoding', section='2. Every merge has a rank',
+    task='start from the UTF-8 bytes; while 2+ ids, merge the pair with the lowest rank; stop when it is not in merges',
     cases=lambda: [("", naive.train("hello", 258)), ("h", naive.train("hello", 258)),
                    ("é", naive.train("é é", 257)),
                    ("abc", {(98, 99): 256, (97, 98): 257}),
@@ -369,6 +394,8 @@ def reference_split(text, pattern):
 
 exercise(
     name="split_text", signature="split_text(text, pattern) -> list[str]",
+    workbook='07_regex_splitting', section='7. Exercise: `split_text`',
+    task='cut the text into chunks with the pattern, using the regex module (not re)',
     cases=lambda: [(t, p) for t in SPLIT_CASES for p in PATTERNS],
     strategy=st.tuples(SPLIT_TEXT, st.sampled_from(PATTERNS)),
     judge=equal_to(reference_split),
@@ -399,6 +426,8 @@ def judge_train_regex(args, got):
 
 exercise(
     name="train_regex", signature="train_regex(text, vocab_size, pattern) -> dict[(int, int), int]",
+    workbook='07_regex_splitting', section='8. Training inside chunks: `train_regex`',
+    task='split, make one id list per chunk, then repeat: count pairs over all chunks, merge the most frequent in every chunk',
     cases=lambda: [("", 260, GPT4_SPLIT_PATTERN), ("dog. dog! dog?", 262, GPT4_SPLIT_PATTERN),
                    ("aa aa aa", 260, GPT2_SPLIT_PATTERN), ("hello world 123456", 270, GPT4_SPLIT_PATTERN)],
     strategy=st.tuples(SPLIT_TEXT | SMALL_TEXT, st.integers(256, 268), st.sampled_from(PATTERNS)),
@@ -424,6 +453,8 @@ def encode_ordinary_args(draw):
 
 exercise(
     name="encode_ordinary", signature="encode_ordinary(text, merges, pattern) -> list[int]",
+    workbook='07_regex_splitting', section='9. Exercise: `encode_ordinary`',
+    task='for each chunk of the split: its utf-8 bytes, merge the lowest-ranked known pair until none is left; concatenate',
     cases=lambda: [("", {}, GPT4_SPLIT_PATTERN), ("a", {}, GPT4_SPLIT_PATTERN),
                    ("dog. dog!", reference_train_regex("dog. dog! dog?", 262, GPT4_SPLIT_PATTERN), GPT4_SPLIT_PATTERN),
                    ("aa aa", {(97, 97): 256, (32, 256): 257}, GPT4_SPLIT_PATTERN),
@@ -462,6 +493,8 @@ ALLOWED = st.sampled_from(["all", frozenset(), frozenset({"<|endoftext|>"}), fro
 
 exercise(
     name="encode_special",
+    workbook='08_special_tokens', section='6. Exercise: `encode_special`',
+    task='raise ValueError for a special token in the text that is not allowed; else split around the allowed ones, encode_ordinary the pieces, put in the special ids',
     signature="encode_special(text, merges, pattern, special_tokens, allowed_special) -> list[int]",
     cases=lambda: [("hi", {}, GPT4_SPLIT_PATTERN, SPECIALS, "all"),
                    ("hi<|endoftext|>", {}, GPT4_SPLIT_PATTERN, SPECIALS, "all"),
@@ -499,6 +532,8 @@ def rank_tables(draw):
 
 exercise(
     name="recover_merges", signature="recover_merges(mergeable_ranks) -> dict[(int, int), int]",
+    workbook='09_gpt4_from_tiktoken', section='3. From ranks back to merges',
+    task='for each token of 2+ bytes: BPE over its bytes with ranks below its own; the two parts left give the pair (key by their ranks)',
     cases=lambda: [({bytes([b]): b for b in range(256)},),
                    ({**{bytes([b]): b for b in range(256)}, b"ab": 256, b"abc": 257},),
                    ({**{bytes([b]): 255 - b for b in range(256)}, b"aa": 256, b"aaa": 257, b"aaaa": 258},)],
@@ -522,6 +557,8 @@ def diagnose_incremental(args, got):
 
 exercise(
     name="train_incremental", signature="train_incremental(text, vocab_size) -> dict[(int, int), int]",
+    workbook='10_fast_bpe', section='3. Exercise: `train_incremental`',
+    task='stop if counts is empty; pick the pair (max count, ties: first in ids); merge it, updating counts at each occurrence; drop zero counts; record the merge',
     cases=lambda: [("", 260), ("a", 260), ("ab", 260), ("aaabdaaabac", 259), ("aaaa", 258),
                    ("abcd", 258), ("hello hello world", 270), ("안녕 안녕", 262)],
     strategy=st.tuples(SMALL_TEXT, st.integers(256, 272)),
