@@ -1,43 +1,79 @@
 """Generate the learners' notebooks from the solutions: the one source of truth.
 
-    python tools/make_notebooks.py            regenerate notebooks/ from solutions/
-    python tools/make_notebooks.py --check    fail if notebooks/ is not what solutions/ generates
+    python tools/make_notebooks.py            regenerate notebooks/ (and the given cells of solutions/)
+    python tools/make_notebooks.py --check    fail if anything is not what this script generates
     python tools/make_notebooks.py --execute solutions/04_naive_bpe.ipynb
                                               re-run a solution in place (fresh outputs for nbval)
 
-In a solution, code between `### BEGIN SOLUTION` and `### END SOLUTION` (nbgrader's markers)
-becomes a stub that raises NotImplementedError with the task; the task is the text after
-`### BEGIN SOLUTION` on the marker line. Outputs are cleared. Each learner notebook records
-the exercises it checks (from its `check(name)` calls) in metadata.bpe_course.exercises.
+Three things are generated, each from one place:
+- a stub for every `### BEGIN SOLUTION` ... `### END SOLUTION` region (nbgrader's markers): the
+  region becomes `# YOUR CODE HERE` and `raise NotImplementedError()`, after a comment with the
+  exercise's task, which comes from the grader's catalogue (bpe_ref.grade.exercises);
+- given helpers: a code cell whose metadata says {"bpe_course": {"given": ["get_stats", "merge"]}}
+  holds exactly those functions of bpe_ref/naive.py, in the solution and in the learner's copy;
+- the learner's copy: outputs cleared, and metadata.bpe_course.exercises listing the exercises its
+  `check(...)` calls grade.
 """
 
 import argparse
+import ast
+import inspect
 import re
 import sys
+import textwrap
 from pathlib import Path
 
 import nbformat
 
+from bpe_ref import naive
+from bpe_ref.grade.exercises import REGISTRY
 from bpe_ref.grade.source import raises_on_purpose
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS, NOTEBOOKS = ROOT / "solutions", ROOT / "notebooks"
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 CHECK_RE = re.compile(r"\bcheck\(\s*([A-Za-z_]\w*)")
+STUB_WIDTH = 88  # characters a stub's lines may take, indentation included: the editor does not wrap
 
 
-def strip_solutions(source):
-    """Replace every solution region with a stub that states the task."""
+def enclosing_function(source, line_number):
+    """The name of the top-level function or class whose lines include `line_number` (1-based)."""
+    lines = source.split("\n")
+    masked = "\n".join(line.split("###")[0] + "pass" if BEGIN in line or END in line else line for line in lines)
+    for node in ast.parse(masked).body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.lineno <= line_number <= node.end_lineno:
+            return node.name
+    return None
+
+
+def task_of(name):
+    """The one-line task of exercise `name`, from the catalogue."""
+    if name is None:
+        raise ValueError("a solution region outside any function: put it inside the exercise's def")
+    if name not in REGISTRY or not REGISTRY[name].task:
+        raise ValueError(f"a solution region in {name!r}, which the exercise catalogue has no task for")
+    return REGISTRY[name].task
+
+
+def stub_lines(indent, task):
+    """`# Task: ...` wrapped to the editor's width, then nbgrader's two stub lines."""
+    width = max(40, STUB_WIDTH - len(indent) - 2)
+    lines = textwrap.wrap(f"Task: {task}", width=width)
+    return [f"{indent}# {line}" for line in lines] + [f"{indent}# YOUR CODE HERE", f"{indent}raise NotImplementedError()"]
+
+
+def strip_solutions(source, task_for=task_of):
+    """Replace every solution region with a stub that states the task of its function."""
     out, inside = [], False
-    for line in source.split("\n"):
+    for number, line in enumerate(source.split("\n"), start=1):
         if BEGIN in line:
             if inside:
                 raise ValueError(f"nested {BEGIN} in:\n{source}")
+            if line.strip() != BEGIN:
+                raise ValueError(f"put nothing after {BEGIN!r} (tasks live in the catalogue): {line.strip()!r}")
             inside = True
             indent = line[: len(line) - len(line.lstrip())]
-            task = line.split(BEGIN, 1)[1].strip(" -:—") or "write this part"
-            out.append(f"{indent}# YOUR CODE HERE")
-            out.append(f"{indent}raise NotImplementedError({task!r})")
+            out += stub_lines(indent, task_for(enclosing_function(source, number)))
         elif END in line:
             if not inside:
                 raise ValueError(f"{END} without {BEGIN} in:\n{source}")
@@ -49,12 +85,40 @@ def strip_solutions(source):
     return "\n".join(out)
 
 
+def given_source(names):
+    """The source of a given-helpers cell: those functions of bpe_ref/naive.py, written once there."""
+    missing = [name for name in names if not inspect.isfunction(getattr(naive, name, None))]
+    if missing:
+        raise ValueError(f"given helpers {missing} are not functions of bpe_ref/naive.py")
+    header = f"# Given: {', '.join(names)} (the same code as bpe_ref/naive.py), for your functions below to use."
+    return "\n\n\n".join([header + "\n" + inspect.getsource(getattr(naive, names[0])).rstrip()]
+                         + [inspect.getsource(getattr(naive, name)).rstrip() for name in names[1:]])
+
+
+def given_names(cell):
+    given = cell.get("metadata", {}).get("bpe_course", {}).get("given", [])
+    return list(given) if isinstance(given, list) else []
+
+
+def fill_given(notebook):
+    """Write the generated source into every given-helpers cell; True if one changed."""
+    changed = False
+    for cell in notebook.cells:
+        names = given_names(cell)
+        if cell.cell_type == "code" and names:
+            wanted = given_source(names)
+            if cell.source != wanted:
+                cell.source, changed = wanted, True
+    return changed
+
+
 def learner_copy(solution):
     """The learner's notebook for one solution notebook (a new NotebookNode)."""
     notebook = nbformat.from_dict(nbformat.reads(nbformat.writes(solution), as_version=4))
-    exercises = []
+    fill_given(notebook)
+    exercises, given = [], set()
     for cell in notebook.cells:
-        cell.pop("id", None)
+        given.update(given_names(cell))
         if cell.cell_type != "code":
             continue
         cell.source = strip_solutions(cell.source)
@@ -64,11 +128,9 @@ def learner_copy(solution):
     notebook.metadata = {
         "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
         "language_info": {"name": "python"},
-        "bpe_course": {"exercises": exercises},
+        "bpe_course": {"exercises": [name for name in exercises if name not in given]},
     }
-    notebook.nbformat, notebook.nbformat_minor = 4, 4
-    for i, cell in enumerate(notebook.cells):
-        cell["id"] = f"cell-{i:02d}"
+    notebook.nbformat, notebook.nbformat_minor = 4, 5  # 4.5: cells carry ids
     return notebook
 
 
@@ -77,10 +139,15 @@ def render(notebook):
 
 
 def generate(check_only=False):
-    """Write (or, with check_only, compare) every learner notebook; returns the stale names."""
+    """Write (or, with check_only, compare) every generated file; returns the stale names."""
     stale = []
     for path in sorted(SOLUTIONS.glob("*.ipynb")):
-        wanted = render(learner_copy(nbformat.read(path, as_version=4)))
+        solution = nbformat.read(path, as_version=4)
+        if fill_given(solution):
+            stale.append(f"{path.name} (given cells, in solutions/)")
+            if not check_only:
+                nbformat.write(solution, path)
+        wanted = render(learner_copy(solution))
         target = NOTEBOOKS / path.name
         current = target.read_text(encoding="utf-8") if target.exists() else None
         if current != wanted:
@@ -97,6 +164,7 @@ def execute(path):
     from nbclient import NotebookClient
 
     notebook = nbformat.read(path, as_version=4)
+    fill_given(notebook)
     for cell in notebook.cells:
         if raises_on_purpose(cell):  # nbclient goes on past an error only in a tagged cell
             tags = cell.metadata.setdefault("tags", [])
@@ -120,7 +188,7 @@ def main(argv=None):
             execute(path)
     stale = generate(check_only=options.check)
     if options.check and stale:
-        print("notebooks/ is out of date for: " + ", ".join(stale))
+        print("out of date: " + ", ".join(stale))
         print("run: python tools/make_notebooks.py")
         return 1
     if stale and not options.check:

@@ -1,0 +1,141 @@
+"""The workbooks' kernel helper: an exercise you have not written yet is a calm note, not a traceback.
+
+Every workbook starts with `%load_ext bpe_ref.workbook`. From then on, a cell that calls an
+exercise whose stub still raises NotImplementedError prints one line (what is missing, where
+its exercise is) and counts as run, so Run All goes on to the end of the workbook. A later cell
+that needs a value such a cell would have made says so too, instead of raising NameError.
+Every other error shows its usual traceback.
+
+How: IPython runs each cell through `ast_transformers`; ours wraps the cell's statements in one
+`with` block. The cell's last expression is still shown, through IPython's display hook.
+"""
+
+import ast
+import sys
+import traceback
+
+from .grade import check  # noqa: F401  (the workbooks' other import)
+from .grade.exercises import REGISTRY
+
+ICON = "⏳"
+HELPER = "_bpe_workbook_"  # the name the wrapped cells use to reach this module
+
+# Filled in as cells run: a name a cell would have assigned -> the unwritten exercise that stopped it.
+waiting_for = {}
+
+
+def not_written_yet(error, assigned):
+    """Print the note for a NotImplementedError raised by an exercise stub; False if it is not one."""
+    name = stub_name(error)
+    if name is None:
+        return False
+    for target in assigned:
+        waiting_for[target] = name
+    print(f"{ICON} {name} is not written yet: {where_to_write(name)}, then run this cell again.")
+    return True
+
+
+def missing_value(error, assigned):
+    """Print the note for a NameError on a value an unwritten exercise kept from being made."""
+    name = getattr(error, "name", None)
+    exercise = waiting_for.get(name)
+    if exercise is None:
+        return False
+    for target in assigned:
+        waiting_for[target] = exercise
+    print(f"{ICON} `{name}` is not there yet: the cell that makes it needs {exercise}, "
+          f"which is not written yet ({where_to_write(exercise)}).")
+    return True
+
+
+def stub_name(error):
+    """The exercise whose stub raised `error` (the innermost frame of the traceback), or None."""
+    frames = traceback.extract_tb(error.__traceback__)
+    if not frames:
+        return None
+    name = frames[-1].name
+    return name if name in REGISTRY else None
+
+
+def where_to_write(name):
+    section = REGISTRY[name].section
+    return f"write it in section “{section}”" if section else "write it above"
+
+
+def shown(value):
+    """The cell's last expression, displayed as IPython would have shown it (Out[n]).
+
+    Only at a cell's top level: %timeit runs the same transformed code inside a function."""
+    if sys._getframe(1).f_code.co_name == "<module>":
+        sys.displayhook(value)
+
+
+# ---------------------------------------------------------------------------- the cell wrapper
+
+
+class calm_stubs:
+    """The context every wrapped cell runs in: it turns a stub's error into the one-line note.
+
+    A `with` block (rather than try/except) lets every other exception go on untouched, with the
+    traceback pointing at the line that raised it."""
+
+    def __init__(self, assigned):
+        self.assigned = assigned
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, error, tb):
+        if isinstance(error, NotImplementedError):
+            return not_written_yet(error, self.assigned)
+        if isinstance(error, NameError):
+            return missing_value(error, self.assigned)
+        return False
+
+
+class CalmStubs(ast.NodeTransformer):
+    """Wrap a whole cell in `with calm_stubs(names the cell assigns): <cell>`."""
+
+    def visit_Module(self, module):
+        body = module.body
+        if not body or any(isinstance(node, ast.ImportFrom) and node.module == "__future__" for node in body):
+            return module
+        if isinstance(body[-1], ast.Expr):  # keep showing the last value, as IPython would
+            body = body[:-1] + [ast.copy_location(ast.Expr(ast.Call(
+                func=ast.Attribute(ast.Name(HELPER, ast.Load()), "shown", ast.Load()),
+                args=[body[-1].value], keywords=[])), body[-1])]
+        names = tuple(sorted(assigned_names(module.body)))
+        wrapper = ast.parse(f"with {HELPER}.calm_stubs({names!r}):\n    pass")
+        for node in ast.walk(wrapper):  # the wrapper's own line is the cell's first line
+            if hasattr(node, "lineno"):
+                ast.copy_location(node, body[0])
+        wrapper.body[0].body = body
+        module.body = wrapper.body
+        ast.fix_missing_locations(module)
+        return module
+
+
+def assigned_names(statements):
+    """Names the cell's top-level statements bind (x = ..., def f, import m, for x in ...)."""
+    names = set()
+    for node in statements:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        else:
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                    names.add(sub.id)
+    return names
+
+
+def load_ipython_extension(ipython):
+    """`%load_ext bpe_ref.workbook`: install the cell wrapper (once) in this kernel."""
+    ipython.push({HELPER: sys.modules[__name__]}, interactive=False)
+    if not any(isinstance(t, CalmStubs) for t in ipython.ast_transformers):
+        ipython.ast_transformers.append(CalmStubs())
+
+
+def unload_ipython_extension(ipython):
+    ipython.ast_transformers[:] = [t for t in ipython.ast_transformers if not isinstance(t, CalmStubs)]
