@@ -200,6 +200,8 @@ def new(tmp_path, level="naive"):
 
 def records_of(folder):
     path = folder / history.HISTORY_NAME
+    if not path.exists():
+        return []
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
@@ -281,13 +283,17 @@ def test_grade_a_correct_and_a_buggy_drill_records_both(tmp_path, capsys):
     assert records_of(folder)[-1]["attempt"] == 2
 
 
-def test_blank_drill_reports_every_exercise_missing(tmp_path, capsys):
+def test_an_untouched_drill_reports_every_exercise_missing_and_records_nothing(tmp_path, capsys):
     path = new(tmp_path)
     assert cli.main(["grade", str(path)]) == 1
     shown = capsys.readouterr().out
     for name in LEVELS["naive"].exercises:
         assert f"  {name:<16} missing" in shown
-    assert records_of(path.parent)[0]["passed"] == 0 and records_of(path.parent)[0]["total"] == 6
+    assert "nothing written yet, so nothing was recorded" in shown
+    assert records_of(path.parent) == []
+    fill_drill(path, "def merge(ids, pair, idx):\n    return ids\n")  # one wrong answer is an attempt
+    assert cli.main(["grade", str(path)]) == 1
+    assert [(r["attempt"], r["passed"], r["total"]) for r in records_of(path.parent)] == [(1, 0, 6)]
 
 
 def test_full_level_grades_save_and_load(tmp_path, capsys):
@@ -309,8 +315,9 @@ def test_user_errors_are_one_line_messages_with_exit_status_2(tmp_path, capsys):
     (tmp_path / "empty").mkdir()
     assert cli.main(["grade", "--dir", str(tmp_path / "empty")]) == 2
     assert "bpe-practice new" in capsys.readouterr().err
-    assert cli.main(["grade", str(tmp_path / "typo.ipynb")]) == 2
-    assert "no drill at" in capsys.readouterr().err
+    assert cli.main(["grade", str(tmp_path / "typo.ipynb"), "--dir", str(tmp_path / "drills")]) == 2
+    message = capsys.readouterr().err
+    assert "no drill at" in message and f"newest drill in {tmp_path / 'drills'}/" in message
     assert cli.main(["history", "--dir", str(tmp_path / "empty")]) == 0
     assert "No graded drill" in capsys.readouterr().out
     with pytest.raises(SystemExit) as stopped:
@@ -455,6 +462,9 @@ def test_history_table_and_plot_after_grading(tmp_path, capsys):
     last = shown.split("Last 5 attempts")[1].split("wrote")[0].strip().splitlines()[1:]
     assert [line.split()[1] for line in last] == ["a.ipynb", "a.ipynb", "b.ipynb", "c.ipynb"]
     assert png_size(out_png)[0] > 0 and out_png.stat().st_size > 1000
+    assert cli.main(["history", "--dir", str(folder), "--plot"]) == 0  # no name: a default file in DIR
+    assert f"wrote {folder / 'history.png'}" in capsys.readouterr().out
+    assert png_size(folder / "history.png")[0] > 0
 
 
 def test_sample_history_and_readme_picture_are_reproducible(tmp_path, capsys):

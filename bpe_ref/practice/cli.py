@@ -2,7 +2,7 @@
 
     bpe-practice new [--level naive|regex|full] [--dir DIR]    a blank, dated drill in DIR (practice/)
     bpe-practice grade [FILE] [--dir DIR]                       grade FILE, or the newest drill in DIR
-    bpe-practice history [--dir DIR] [--plot FILE.png]          best times, streak, last attempts
+    bpe-practice history [--dir DIR] [--plot [FILE.png]]        best times, streak, last attempts
 
 Exit status: 0 on success (for grade: every exercise passes), 1 when some exercise does not
 pass, 2 for a user error (no drill found, unreadable file, bad option), with a one-line message.
@@ -19,6 +19,7 @@ from .levels import LEVELS
 from .workbook import PracticeError, new_drill, newest_drill, now
 
 DEFAULT_DIR = "practice"
+PLOT_NAME = "history.png"
 
 
 def parse_args(argv):
@@ -37,7 +38,8 @@ def parse_args(argv):
 
     history = commands.add_parser("history", help="best times, streak and last attempts")
     add_dir(history)
-    history.add_argument("--plot", metavar="FILE.png", help="also draw minutes to all green per ISO week")
+    history.add_argument("--plot", metavar="FILE.png", nargs="?", const=PLOT_NAME,
+                         help=f"also draw minutes to all green per ISO week (default file: DIR/{PLOT_NAME})")
     history.add_argument("--today", type=date.fromisoformat, help=argparse.SUPPRESS)  # tests, docs
     return parser.parse_args(argv)
 
@@ -57,7 +59,7 @@ def cmd_new(options):
 
 def cmd_grade(options):
     path = Path(options.file) if options.file else newest_drill(options.dir)
-    result, _ = grade_drill(path, options.timeout)
+    result, _ = grade_drill(path, options.timeout, folder=options.dir)
     return 0 if result["passed"] else 1
 
 
@@ -67,11 +69,12 @@ def cmd_history(options):
     print(format_history(records, today, where=str(Path(options.dir) / HISTORY_NAME)))
     if options.plot:
         from .plot import plot_history
+        target = Path(options.dir) / PLOT_NAME if options.plot == PLOT_NAME else Path(options.plot)
         try:
-            plot_history(records, options.plot)
+            plot_history(records, target)
         except OSError as e:
-            raise PracticeError(f"cannot write {options.plot}: {e.strerror or e}") from e
-        print(f"\nwrote {options.plot}")
+            raise PracticeError(f"cannot write {target}: {e.strerror or e}") from e
+        print(f"\nwrote {target}")
     return 0
 
 

@@ -17,7 +17,7 @@ from ..grade.cli import print_table
 from ..grade.sandbox import Sandbox
 from ..grade.source import UnreadableSubmission, names_in, read_submission
 from ..grade.submission import grade_file
-from .history import append_attempt
+from .history import HISTORY_NAME, append_attempt
 from .workbook import PracticeError, drill_info, now
 
 SAVE_LOAD_MERGES = naive.train("hello world, héllo wörld! 안녕 안녕 😀😀", 256 + 12)
@@ -86,13 +86,16 @@ def describe(reply):
 
 # ---------------------------------------------------------------------------- grading
 
-def grade_drill(path, timeout=10.0, out=None):
-    """Grade the drill at `path`, print the table, record the attempt; returns (result, record)."""
+def grade_drill(path, timeout=10.0, out=None, folder="practice"):
+    """Grade the drill at `path`, print the table, record the attempt; returns (result, record).
+
+    A drill with nothing written yet (every exercise missing) is not an attempt: nothing is
+    recorded, and record is None. `folder` is only for messages (where the drills are looked for)."""
     out = out or sys.stdout
     path = Path(path)
     if not path.is_file():
         raise PracticeError(f"no drill at {path}: check the name, or run `bpe-practice grade` without one "
-                            "to grade the newest drill in practice/")
+                            f"to grade the newest drill in {Path(folder)}/")
     info = drill_info(path)
     result = grade_file(path, timeout)
     if result.get("error"):
@@ -103,6 +106,9 @@ def grade_drill(path, timeout=10.0, out=None):
     statuses = [ex["status"] for ex in result["exercises"].values()]
     result["passed"] = bool(statuses) and all(s == "pass" for s in statuses)
     print_table(result, out=out)
+    if all(status == "missing" for status in statuses):
+        print(f"  nothing written yet, so nothing was recorded in {path.parent / HISTORY_NAME}", file=out)
+        return result, None
     record = append_attempt(path.parent, attempt_record(path, info, statuses), out=sys.stderr)
     print(summary_line(record), file=out)
     return result, record
