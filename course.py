@@ -1,14 +1,19 @@
 """Set up and run the course with nothing but Python 3.10+: `python3 course.py lab | test | setup`.
 
-    python3 course.py lab     create .venv if needed, install the course, open JupyterLab
-    python3 course.py test    the same set-up, then the whole test suite (pytest + nbval)
+    python3 course.py lab     create .venv if needed, install the course, open JupyterLab on
+                              workspace/ (your own copies of the workbooks; see README)
+    python3 course.py test    the same set-up (with the test tools), then the whole test suite
     python3 course.py setup   only the set-up
+
+`lab` passes its other options to JupyterLab (e.g. --no-browser --port 8890), and takes
+--workspace DIR to keep your work somewhere else than ./workspace.
 
 Everything installs from the package index into ./.venv; nothing else is downloaded, ever:
 the tiktoken rank files ship inside bpe_ref (see README, "Offline tiktoken").
 """
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -18,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 STAMP = VENV / "bpe-course-installed"
-TEST_ARGS = ["tests", "solutions", "--nbval", "--nbval-current-env",
+TEST_ARGS = ["tests", "solutions", "-rs", "--nbval", "--nbval-current-env",
              "--nbval-sanitize-with", "nbval_sanitize.cfg", "-p", "no:cacheprovider"]
 
 
@@ -32,21 +37,30 @@ def run(cmd, **kwargs):
     return subprocess.call([str(c) for c in cmd], cwd=ROOT, **kwargs)
 
 
-def setup():
-    """Create .venv and install the course into it; redo the install when pyproject changes."""
+def setup(extra=None):
+    """Create .venv and install the course into it (with an optional extra, e.g. "test"); redo the
+    install when pyproject.toml changes. Then write the course's JupyterLab settings into .venv."""
     if sys.version_info < (3, 10):
         sys.exit(f"bpe-course needs Python 3.10 or newer; this is {sys.version.split()[0]}")
     if not venv_python().exists():
         print(f"creating {VENV.name}/ ...", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
-    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    if STAMP.exists() and STAMP.read_text(encoding="utf-8") == wanted:
-        return
-    if run([venv_python(), "-m", "pip", "install", "--upgrade", "pip"]) != 0:
-        sys.exit("could not upgrade pip in .venv")
-    if run([venv_python(), "-m", "pip", "install", "-e", "."]) != 0:
-        sys.exit("installing the course failed; see pip's message above")
-    STAMP.write_text(wanted, encoding="utf-8")
+    project = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    try:
+        installed = json.loads(STAMP.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        installed = {}
+    extras = set(installed.get("extras", [])) if installed.get("pyproject") == project else set()
+    if installed.get("pyproject") != project or (extra and extra not in extras):
+        extras |= {extra} if extra else set()
+        if run([venv_python(), "-m", "pip", "install", "--upgrade", "pip"]) != 0:
+            sys.exit("could not upgrade pip in .venv")
+        target = f".[{','.join(sorted(extras))}]" if extras else "."
+        if run([venv_python(), "-m", "pip", "install", "-e", target]) != 0:
+            sys.exit("installing the course failed; see pip's message above")
+        STAMP.write_text(json.dumps({"pyproject": project, "extras": sorted(extras)}), encoding="utf-8")
+    if run([venv_python(), "-m", "bpe_ref.lab", "--configure"]) != 0:
+        sys.exit("could not write the course's JupyterLab settings into .venv")
 
 
 def course_env():
@@ -63,11 +77,9 @@ def main(argv):
     if command not in ("lab", "test", "setup"):
         print(__doc__)
         return 0 if command in ("help", "-h", "--help") else 2
-    setup()
+    setup("test" if command == "test" else None)
     if command == "lab":
-        as_root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []  # containers
-        return run([venv_python(), "-m", "jupyter", "lab", "notebooks/00_start_here.ipynb", *as_root, *argv[1:]],
-                   env=course_env())
+        return run([venv_python(), "-m", "bpe_ref.lab", *argv[1:]], env=course_env())
     if command == "test":
         env = course_env()
         return run([venv_python(), "-m", "pytest", *TEST_ARGS, *argv[1:]], env=env)

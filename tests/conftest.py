@@ -22,3 +22,21 @@ def corpus():
     """The multilingual parity text the project ships (exact bytes: CRLF, tabs, trailing spaces)."""
     with open(DATA / "multilingual.txt", encoding="utf-8", newline="") as f:
         return f.read()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Keep each phase's report on the test item, so fixtures can see whether the test failed."""
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"rep_{report.when}", report)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Say loudly when the browser test did not run."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if "BROWSER TEST SKIPPED" in str(r.longrepr)]
+    if skipped:
+        reason = str(skipped[0].longrepr[-1]) if isinstance(skipped[0].longrepr, tuple) else str(skipped[0].longrepr)
+        terminalreporter.write_sep("!", "THE BROWSER TEST DID NOT RUN", red=True, bold=True)
+        terminalreporter.write_line(reason)
+        terminalreporter.write_line("JupyterLab was not tried in a real browser; see tests/test_browser.py.")

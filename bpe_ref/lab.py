@@ -1,0 +1,108 @@
+"""Open the course in JupyterLab: `python -m bpe_ref.lab [--workspace DIR] [JupyterLab options]`.
+
+`python3 course.py lab` runs this in the course's .venv (conda users run it themselves). It
+- fills or tops up the learner's workspace (bpe_ref.workspace) and makes it the server's root,
+  so the file browser holds the workbooks, the read-only solutions and the drills;
+- opens 00_start_here first;
+- writes two settings into this Python environment, whatever later starts lab from it:
+  JupyterLab's terminals get the course's commands on PATH (a login shell on Debian resets
+  PATH from /etc/profile when lab was started without a terminal of its own), and the
+  "Jupyter news" pop-up and the update check are off (no network is needed, or wanted).
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from .workspace import prepare
+
+COURSE = Path(__file__).resolve().parent.parent
+FIRST_WORKBOOK = "00_start_here.ipynb"
+SETTINGS = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}}
+
+
+def terminal_rc(prefix):
+    """A bash start-up file: what a login shell reads, then the environment's bin/ first on PATH."""
+    bin_dir = Path(prefix) / ("Scripts" if os.name == "nt" else "bin")
+    activate = bin_dir / "activate"
+    lines = [
+        "# JupyterLab terminals for bpe-course (written by bpe_ref.lab): a login shell's start-up,",
+        "# then this environment's commands (bpe-grade, bpe-practice) first on PATH.",
+        "[ -f /etc/profile ] && . /etc/profile",
+        "if [ -f ~/.bash_profile ]; then . ~/.bash_profile",
+        "elif [ -f ~/.bash_login ]; then . ~/.bash_login",
+        "elif [ -f ~/.profile ]; then . ~/.profile; fi",
+        f'. "{activate}"' if activate.exists() else f'export PATH="{bin_dir}:$PATH"',
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def configure(prefix=sys.prefix):
+    """Write the terminal and notification settings into the environment at `prefix`."""
+    prefix = Path(prefix)
+    if os.name != "nt":  # Windows terminals inherit the server's PATH: nothing resets it
+        bash = shutil.which("bash")
+        rc = prefix / "etc" / "bpe-course" / "terminal.bashrc"
+        if bash:
+            command = [bash, "--rcfile", str(rc), "-i"]
+        else:  # POSIX sh reads $ENV when interactive
+            command = ["/usr/bin/env", f"ENV={rc}", "/bin/sh", "-i"]
+        write_if_changed(rc, terminal_rc(prefix))
+        # traitlets reads this file of the environment (not the jupyter_server_config.d/ folder,
+        # which holds only extension switches)
+        config = prefix / "etc" / "jupyter" / "jupyter_server_config.json"
+        server = read_json(config)
+        server.setdefault("ServerApp", {}).setdefault("terminado_settings", {})["shell_command"] = command
+        write_if_changed(config, json.dumps(server, indent=2) + "\n")
+    overrides = prefix / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    write_if_changed(overrides, json.dumps({**read_json(overrides), **SETTINGS}, indent=2) + "\n")
+
+
+def read_json(path):
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def write_if_changed(path, text):
+    path = Path(path)
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def split_args(argv):
+    """(workspace, the rest for jupyter lab) from our --workspace DIR and jupyter's own options."""
+    workspace, rest = COURSE / "workspace", []
+    args = iter(argv)
+    for arg in args:
+        if arg == "--workspace":
+            workspace = Path(next(args, "")).resolve()
+        elif arg.startswith("--workspace="):
+            workspace = Path(arg.split("=", 1)[1]).resolve()
+        else:
+            rest.append(arg)
+    return workspace, rest
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    configure()
+    if argv == ["--configure"]:  # course.py setup: the settings only
+        return 0
+    workspace, rest = split_args(argv)
+    for note in prepare(COURSE, workspace):
+        print(f"workspace: {note}", flush=True)
+    print(f"workspace: your work is saved in {workspace}", flush=True)
+    as_root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []  # containers
+    command = [sys.executable, "-m", "jupyter", "lab", f"--ServerApp.root_dir={workspace}",
+               str(workspace / FIRST_WORKBOOK), *as_root, *rest]
+    return subprocess.call(command, cwd=workspace)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,297 @@
+"""The learner's path in a real browser: JupyterLab started as `course.py lab` starts it, from a
+process with no terminal, driven in Chromium with Playwright.
+
+It runs every learner workbook (and a solution) with Run → Run All Cells, checks that the last
+cell ran and the check lines show, opens a terminal and runs `bpe-grade --help` there, and
+reads the server's log for errors. Screenshots of a failure go to $BPE_COURSE_SCREENSHOTS
+(default: <tmp>/bpe-course-screenshots).
+
+Needs Playwright (the `test` extra) and a Chromium (Debian: `apt-get install chromium
+fonts-noto-cjk`; Playwright's own download does not work without the network). Without them the
+test is skipped, loudly; with BPE_COURSE_REQUIRE_BROWSER=1 (as .ci/run sets) it fails instead.
+"""
+
+import json
+import os
+import re
+import shutil
+import socket
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from bpe_ref.grade.source import raises_on_purpose
+
+ROOT = Path(__file__).resolve().parent.parent
+TOKEN = "bpe-course-browser-test"
+SCREENSHOTS = Path(os.environ.get("BPE_COURSE_SCREENSHOTS", Path(tempfile.gettempdir()) / "bpe-course-screenshots"))
+LEARNER_WORKBOOKS = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
+RUN_ALL_LIMIT = 300  # seconds one workbook may take to run all its cells
+LOG_PROBLEMS = re.compile(r"^\[E |Traceback|JSON is invalid|Notebook .* is invalid", re.MULTILINE)
+COUNTS = {}  # workbook -> (cells that ran, code cells), printed at the end for the record
+
+
+def find_chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def browser_or_skip():
+    """(sync_playwright, chromium path), or skip (fail under BPE_COURSE_REQUIRE_BROWSER=1) saying why."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        sync_playwright, reason = None, "Playwright is not installed (pip install -e '.[test]')"
+    chromium = find_chromium()
+    if sync_playwright and not chromium:
+        reason = "no Chromium on PATH (Debian: apt-get install chromium fonts-noto-cjk)"
+    if sync_playwright and chromium:
+        return sync_playwright, chromium
+    if os.environ.get("BPE_COURSE_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"the browser test must run here, but: {reason}")
+    pytest.skip(f"BROWSER TEST SKIPPED: {reason}")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """JupyterLab on a fresh workspace, started like a desktop launcher would: no terminal, a
+    bare PATH. Yields (base url, workspace, log path)."""
+    browser_or_skip()
+    home = tmp_path_factory.mktemp("lab")
+    workspace, log_path, port = home / "workspace", home / "server.log", free_port()
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("VIRTUAL_ENV", "JUPYTER"))}
+    env.update(PATH="/usr/local/bin:/usr/bin:/bin", JUPYTERLAB_WORKSPACES_DIR=str(home / "lab-state"),
+               JUPYTER_RUNTIME_DIR=str(home / "runtime"))
+    command = [sys.executable, str(ROOT / "course.py"), "lab", "--workspace", str(workspace), "--no-browser",
+               f"--port={port}", f"--IdentityProvider.token={TOKEN}", "--ServerApp.ip=127.0.0.1"]
+    with open(log_path, "w", encoding="utf-8") as log:
+        server = subprocess.Popen(command, cwd=home, env=env, stdin=subprocess.DEVNULL, stdout=log,
+                                  stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for_server(base, server, log_path)
+        yield base, workspace, log_path
+    finally:
+        api(base, "/api/sessions")  # kernels down first, then the server
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    print("\nRun All in the browser (cells that ran / code cells):")
+    for name, (ran, total) in sorted(COUNTS.items()):
+        print(f"  {name:<40} {ran}/{total}")
+
+
+def api(base, path, method="GET"):
+    request = urllib.request.Request(f"{base}{path}", method=method, headers={"Authorization": f"token {TOKEN}"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            body = reply.read()
+        return json.loads(body) if body else None
+    except OSError:
+        return None
+
+
+def wait_for_server(base, server, log_path, limit=180):
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            pytest.fail(f"`course.py lab` exited ({server.returncode}):\n{log_path.read_text(encoding='utf-8')}")
+        if api(base, "/api/status"):
+            return
+        time.sleep(0.5)
+    pytest.fail(f"JupyterLab did not answer in {limit} s:\n{log_path.read_text(encoding='utf-8')}")
+
+
+def shut_down_kernels(base):
+    for session in api(base, "/api/sessions") or []:
+        api(base, f"/api/sessions/{session['id']}", method="DELETE")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_playwright, chromium = browser_or_skip()
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=chromium, args=[
+            "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser, request):
+    """A page that records page errors and console errors, with a screenshot if the test fails."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    page.problems = []
+    page.on("pageerror", lambda error: page.problems.append(f"page error: {error}"))
+    page.on("console", lambda m: page.problems.append(f"console: {m.text}") if m.type == "error" else None)
+    yield page
+    outcome = getattr(request.node, "rep_call", None)  # set by conftest's pytest_runtest_makereport
+    if outcome is None or outcome.failed:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        shot = SCREENSHOTS / f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', request.node.name)}.png"
+        page.screenshot(path=str(shot), full_page=True)
+        print(f"screenshot: {shot}")
+    context.close()
+
+
+NOTEBOOK = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook"  # the notebook in the current tab
+
+
+def open_notebook(page, base, path):
+    """Open `path` alone, in a JupyterLab layout of its own (no tabs restored from another test)."""
+    layout = re.sub(r"\W+", "-", path)
+    page.goto(f"{base}/lab/workspaces/{layout}/tree/{path}?reset&token={TOKEN}")
+    page.wait_for_selector(f"{NOTEBOOK} .jp-Cell", timeout=120_000)
+    page.locator(NOTEBOOK).click(position={"x": 5, "y": 5})  # focus the notebook
+
+
+def menu(page, top, item):
+    page.locator("#jp-MainMenu .lm-MenuBar-item", has_text=top).first.click()
+    page.locator(".lm-Menu-item:visible", has_text=item).first.click()
+
+
+def prompts(page):
+    """The execution prompt of every code cell, as text ('[3]:', '[*]:' or '')."""
+    return [t.strip() for t in page.locator(f"{NOTEBOOK} .jp-CodeCell .jp-InputPrompt").all_text_contents()]
+
+
+def wait_until_idle(page, limit=RUN_ALL_LIMIT):
+    """Wait until no cell is running or queued and the kernel is idle (twice in a row)."""
+    deadline, calm = time.monotonic() + limit, 0
+    while time.monotonic() < deadline:
+        busy = any("*" in p for p in prompts(page))
+        idle = "Idle" in " ".join(page.locator(".jp-StatusBar-Widget").all_text_contents())
+        calm = calm + 1 if idle and not busy else 0
+        if calm >= 3:
+            return
+        time.sleep(1)
+    pytest.fail(f"Run All did not finish in {limit} s: prompts {prompts(page)}")
+
+
+def run_all(page, base, path):
+    """Open `path`, Run → Run All Cells, wait; returns (cells that ran, code cells)."""
+    open_notebook(page, base, path)
+    page.wait_for_function("document.querySelector('.jp-StatusBar-Widget') && "
+                           "document.body.innerText.includes('Idle')", timeout=120_000)
+    menu(page, "Run", "Run All Cells")
+    time.sleep(2)
+    wait_until_idle(page)
+    shown = prompts(page)
+    return sum(bool(re.fullmatch(r"\[\d+\]:", p)) for p in shown), len(shown)
+
+
+def last_cell_ran(page):
+    page.locator(f"{NOTEBOOK} .jp-Cell").last.scroll_into_view_if_needed()
+    code = page.locator(f"{NOTEBOOK} .jp-CodeCell").last
+    code.scroll_into_view_if_needed()
+    return code.is_visible() and re.fullmatch(r"\[\d+\]:", code.locator(".jp-InputPrompt").text_content().strip())
+
+
+def save(page, path, limit=60):
+    """Save the notebook (Ctrl+S) and read it back once every code cell on disk has run."""
+    before = path.stat().st_mtime_ns
+    page.locator(NOTEBOOK).click(position={"x": 5, "y": 5})
+    page.keyboard.press("Control+s")
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if path.stat().st_mtime_ns != before:
+            time.sleep(0.5)
+            return nbformat.read(path, as_version=4)
+        time.sleep(0.3)
+    pytest.fail(f"{path.name} was not saved")
+
+
+def visible_output(page, text):
+    found = page.locator(f"{NOTEBOOK} .jp-OutputArea-output", has_text=text).first
+    found.scroll_into_view_if_needed()
+    return found.is_visible()
+
+
+@pytest.mark.parametrize("name", LEARNER_WORKBOOKS)
+def test_run_all_reaches_the_last_cell_of_a_learner_workbook(lab, page, name):
+    base, workspace, _ = lab
+    ran, total = run_all(page, base, name)
+    COUNTS[name] = (ran, total)
+    assert ran == total, f"{name}: Run All ran {ran} of {total} code cells"
+    assert last_cell_ran(page), f"{name}: the last code cell did not run"
+    assert visible_output(page, "not implemented yet"), f"{name}: no check line is visible"
+    assert page.get_by_text("official Jupyter news").count() == 0, "the news pop-up is showing"
+    saved = save(page, workspace / name)
+    unexpected = [cell.source.split("\n")[0] for cell in saved.cells if cell.cell_type == "code"
+                  and any(o.output_type == "error" for o in cell.outputs) and not raises_on_purpose(cell)]
+    assert not unexpected, f"{name}: tracebacks in {unexpected}"
+    assert not page.problems, page.problems
+    shut_down_kernels(base)
+
+
+def test_run_all_in_a_read_only_solution(lab, page):
+    base, workspace, _ = lab
+    name = "solutions/04_naive_bpe.ipynb"
+    assert not stat.S_IMODE((workspace / name).stat().st_mode) & 0o222, "solutions should be read only"
+    ran, total = run_all(page, base, name)
+    COUNTS[name] = (ran, total)
+    assert ran == total and last_cell_ran(page)
+    assert visible_output(page, "✅ train")
+    banner = page.locator(f"{NOTEBOOK} .jp-MarkdownCell", has_text="read only").first
+    banner.scroll_into_view_if_needed()
+    assert banner.is_visible(), "the solution does not say it is read only"
+    editor = page.locator(f"{NOTEBOOK} .jp-CodeCell .cm-content").last
+    editor.scroll_into_view_if_needed()
+    editor.click()
+    page.keyboard.type("typed_by_the_test")
+    assert "typed_by_the_test" not in editor.text_content(), "solution cells can be edited"
+    assert not page.problems, page.problems
+    shut_down_kernels(base)
+
+
+def test_a_lab_terminal_finds_the_course_commands(lab, page):
+    base, workspace, _ = lab
+    open_notebook(page, base, "00_start_here.ipynb")
+    menu(page, "File", "New")
+    page.locator(".lm-Menu-item:visible", has_text="Terminal").first.click()
+    terminal = page.locator(".jp-Terminal").first
+    terminal.wait_for(timeout=60_000)
+    time.sleep(2)  # the shell's start-up files
+    terminal.click()
+    page.keyboard.type("bpe-grade --help > grade-help.txt 2>&1; echo $? > grade-help.rc; "
+                       "bpe-practice new --level naive > practice-new.txt 2>&1\n")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (workspace / "practice-new.txt").exists():
+        time.sleep(0.5)
+    time.sleep(1)
+    assert (workspace / "grade-help.rc").read_text(encoding="utf-8").strip() == "0", \
+        (workspace / "grade-help.txt").read_text(encoding="utf-8")
+    assert "usage: bpe-grade" in (workspace / "grade-help.txt").read_text(encoding="utf-8")
+    drills = list((workspace / "practice").glob("*-naive.ipynb"))
+    assert drills, (workspace / "practice-new.txt").read_text(encoding="utf-8")
+    # the drill made in the terminal opens from the file browser (the server's root is the workspace)
+    open_notebook(page, base, f"practice/{drills[0].name}")
+    assert page.locator(f"{NOTEBOOK} .jp-Cell").count() > 3
+    assert not page.problems, page.problems
+
+
+def test_the_server_log_has_no_errors(lab):
+    base, workspace, log_path = lab
+    log = log_path.read_text(encoding="utf-8")
+    problems = LOG_PROBLEMS.findall(log)
+    assert not problems, log
