@@ -7,6 +7,7 @@ would; the drills are graded by the real grader (in its sandbox process).
 import json
 import linecache
 import multiprocessing
+import re
 import subprocess
 import sys
 from datetime import date, datetime, timedelta
@@ -265,7 +266,9 @@ def test_grade_a_correct_and_a_buggy_drill_records_both(tmp_path, capsys):
     fill_drill(good, NAIVE_SOLUTION, started_minutes_ago=25)
     assert cli.main(["grade", str(good)]) == 0
     shown = capsys.readouterr().out
-    assert "6/6 exercises pass" in shown and "all green" in shown and "after 25.0 minutes" in shown
+    assert "6/6 exercises pass" in shown and "all green" in shown
+    minutes = float(re.search(r"after (\d+\.\d) minutes", shown).group(1))
+    assert 25.0 <= minutes < 26.0  # started 25 minutes ago, plus the time grading took on a busy machine
 
     buggy = new(tmp_path)  # ...-naive-2.ipynb, the newest: graded when no FILE is given
     fill_drill(buggy, BUGGY_NAIVE)
