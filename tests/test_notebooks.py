@@ -16,7 +16,7 @@ from nbclient import NotebookClient
 
 from bpe_ref import naive
 from bpe_ref.grade.exercises import REGISTRY
-from bpe_ref.grade.source import raises_on_purpose
+from bpe_ref.grade.source import ipython_to_python, raises_on_purpose
 
 ROOT = Path(__file__).resolve().parent.parent
 spec = importlib.util.spec_from_file_location("make_notebooks", ROOT / "tools" / "make_notebooks.py")
@@ -152,7 +152,7 @@ def test_helpers_from_earlier_workbooks_are_given_cells_not_pasted(path):
     for cell in nbformat.read(path, as_version=4).cells:
         if cell.cell_type != "code" or make_notebooks.given_names(cell):
             continue
-        for node in ast.parse(make_notebooks.strip_solutions(cell.source).replace("%load_ext", "#")).body:
+        for node in ast.parse(ipython_to_python(cell.source)).body:
             if isinstance(node, ast.FunctionDef) and node.name in NAIVE_FUNCTIONS:
                 taught_in = REGISTRY[node.name].workbook if node.name in REGISTRY else None
                 assert taught_in == path.stem, f"{path.name}: {node.name} pasted; make it a given cell"
