@@ -145,20 +145,8 @@ def job_train(spec):
 
 def job_hf_train(spec):
     """Hugging Face's BpeTrainer, byte level, with the same GPT-4 split, on the same documents."""
-    from tokenizers import Tokenizer, models, trainers
-    from tokenizers.pre_tokenizers import ByteLevel
-
     docs = corpus(spec["mb"])
-
-    def train():
-        tok = Tokenizer(models.BPE())
-        tok.pre_tokenizer = hf_pre_tokenizer()
-        trainer = trainers.BpeTrainer(vocab_size=spec["vocab"], initial_alphabet=ByteLevel.alphabet(),
-                                      special_tokens=[], show_progress=False)
-        tok.train_from_iterator(docs, trainer=trainer)
-        return tok
-
-    result, tok = measure(train, spec["repeats"])
+    result, tok = measure(lambda: hf_train(docs, spec["vocab"]), spec["repeats"])
     to_byte = {ch: b for b, ch in byte_level_chars().items()}
     tokens = [bytes(to_byte[ch] for ch in token) for token in tok.get_vocab()]
     result["tokens"] = sorted(t.hex() for t in tokens if len(t) > 1)
@@ -219,6 +207,24 @@ def hf_pre_tokenizer():
         pre_tokenizers.Split(Regex(hf_pattern()), behavior="isolated"),
         pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
     ])
+
+
+def hf_train(documents, vocab_size):
+    """A Hugging Face tokenizer trained by its byte-level BpeTrainer with the GPT-4 split.
+
+    documents: a list of strings (one text is a list of one).
+    """
+    from tokenizers import Tokenizer, models, trainers
+    from tokenizers.pre_tokenizers import ByteLevel
+
+    if isinstance(documents, str):
+        raise TypeError("documents must be a list of strings: wrap a single text as [text]")
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = hf_pre_tokenizer()
+    trainer = trainers.BpeTrainer(vocab_size=vocab_size, initial_alphabet=ByteLevel.alphabet(),
+                                  special_tokens=[], show_progress=False)
+    tok.train_from_iterator(documents, trainer=trainer)
+    return tok
 
 
 def byte_level_chars():

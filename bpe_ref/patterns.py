@@ -52,3 +52,32 @@ SPLIT_PATTERNS = {
     "cl100k_base": GPT4_SPLIT_PATTERN,
     "o200k_base": O200K_SPLIT_PATTERN,
 }
+
+
+def alternatives(pattern):
+    """The top-level alternatives of a regex: the pieces between its `|`s that are outside
+    brackets and parentheses, so that each can be tried on its own.
+
+    >>> alternatives(r"a|(b|c)|[|]")
+    ['a', '(b|c)', '[|]']
+    """
+    if not isinstance(pattern, str):
+        raise TypeError(f"pattern must be a str, got {type(pattern).__name__}")
+    parts, current, depth, in_class, escaped = [], "", 0, False, False
+    for ch in pattern:
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch in "()":
+            depth += 1 if ch == "(" else -1
+        elif ch == "|" and depth == 0:
+            parts.append(current)
+            current = ""
+            continue
+        current += ch
+    return parts + [current]

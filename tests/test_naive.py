@@ -6,6 +6,8 @@ from hypothesis import strategies as st
 
 from bpe_ref import build_vocab, decode, encode, get_stats, merge, train, utf8_encode
 from bpe_ref import from_hex, from_u_plus, to_hex, u_plus
+from bpe_ref import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN, O200K_SPLIT_PATTERN, RegexTokenizer
+from bpe_ref.naive import encode_ordinary
 
 
 def test_get_stats_counts_every_pair_in_first_occurrence_order():
@@ -81,6 +83,21 @@ def test_encode_applies_lowest_rank_first():
     # (b, c) was learned before (a, b): 'abc' must become a + bc, not ab + c
     merges = {(98, 99): 256, (97, 98): 257}
     assert encode("abc", merges) == [97, 256]
+
+
+def test_encode_ordinary_never_merges_across_chunks():
+    merges = {(97, 32): 256}  # "a " was learned without a split; GPT-4's split puts " " with "b"
+    assert encode("a b", merges) == [256, 98]
+    assert encode_ordinary("a b", merges, GPT4_SPLIT_PATTERN) == [97, 32, 98]
+    assert encode_ordinary("", merges, GPT4_SPLIT_PATTERN) == []
+
+
+@pytest.mark.parametrize("pattern", [GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN, O200K_SPLIT_PATTERN])
+@given(text=st.text(alphabet="ab é😀'1\n.한", max_size=40))
+def test_encode_ordinary_equals_the_regex_tokenizer(pattern, text):
+    tok = RegexTokenizer(pattern)
+    tok.train("aab ab, é'é 1234 한한 😀😀 a.b\n\n" * 3, 256 + 30)
+    assert encode_ordinary(text, tok.merges, pattern) == tok.encode_ordinary(text)
 
 
 @given(st.text(max_size=60))

@@ -1,10 +1,13 @@
 """BasicTokenizer and RegexTokenizer: training, special tokens, save/load."""
 
 import pytest
+import regex
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bpe_ref import GPT2_SPLIT_PATTERN, BasicTokenizer, RegexTokenizer, train
+from bpe_ref import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN, O200K_SPLIT_PATTERN
+from bpe_ref import BasicTokenizer, RegexTokenizer, train
+from bpe_ref.patterns import alternatives
 
 TEXT = "Hello, world! 안녕하세요 세계. مرحبا بالعالم. Hello again, world!! 1234 5678"
 
@@ -116,3 +119,14 @@ def test_regex_round_trip(text, vocab_size):
     tok = RegexTokenizer()
     tok.train(text, vocab_size)
     assert tok.decode(tok.encode_ordinary(text)) == text
+
+
+@pytest.mark.parametrize("pattern", [GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN, O200K_SPLIT_PATTERN])
+def test_alternatives_cut_a_pattern_only_at_its_top_level_bars(pattern):
+    parts = alternatives(pattern)
+    assert "|".join(parts) == pattern and len(parts) >= 7
+    for part in parts:
+        regex.compile(part)  # each piece is a whole regex: no bar inside (...) or [...] was cut
+    assert alternatives(r"a|(?:b|c)|[|\]]|\|") == ["a", "(?:b|c)", r"[|\]]", r"\|"]
+    with pytest.raises(TypeError, match="must be a str"):
+        alternatives(None)
