@@ -2,7 +2,7 @@
 
 
 def u_plus(ch: str) -> str:
-    """The U+ name of one character, at least four uppercase hex digits: 'é' -> 'U+00E9'."""
+    """The U+ name of one character, 4+ upper-case hex digits: 'é' -> 'U+00E9'."""
     if not isinstance(ch, str) or len(ch) != 1:
         raise ValueError(f"u_plus expects exactly one character, got {ch!r}")
     return f"U+{ord(ch):04X}"

@@ -10,7 +10,8 @@ Three things are generated, each from one place:
   region becomes `# YOUR CODE HERE` and `raise NotImplementedError()`, after a comment with the
   exercise's task, which comes from the grader's catalogue (bpe_ref.grade.exercises);
 - given helpers: a code cell whose metadata says {"bpe_course": {"given": ["get_stats", "merge"]}}
-  holds exactly those functions of bpe_ref/naive.py, in the solution and in the learner's copy;
+  holds exactly those functions of bpe_ref/naive.py (or codepoints.py), in the solution and in
+  the learner's copy;
 - the learner's copy: outputs cleared, and metadata.bpe_course.exercises listing the exercises its
   `check(...)` calls grade.
 """
@@ -25,7 +26,7 @@ from pathlib import Path
 
 import nbformat
 
-from bpe_ref import naive
+from bpe_ref import codepoints, naive
 from bpe_ref.grade.exercises import REGISTRY
 from bpe_ref.grade.source import raises_on_purpose
 
@@ -34,6 +35,7 @@ SOLUTIONS, NOTEBOOKS = ROOT / "solutions", ROOT / "notebooks"
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 CHECK_RE = re.compile(r"\bcheck\(\s*([A-Za-z_]\w*)")
 STUB_WIDTH = 88  # characters a stub's lines may take, indentation included: the editor does not wrap
+GIVEN_FROM = (naive, codepoints)  # where given helpers are written, once
 
 
 def enclosing_function(source, line_number):
@@ -85,14 +87,25 @@ def strip_solutions(source, task_for=task_of):
     return "\n".join(out)
 
 
+def reference_function(name):
+    """(module, function) of a reference helper a workbook may be given, written once in bpe_ref."""
+    for module in GIVEN_FROM:
+        function = getattr(module, name, None)
+        if inspect.isfunction(function) and function.__module__ == module.__name__:
+            return module, function
+    places = ", ".join(f"bpe_ref/{m.__name__.split('.')[-1]}.py" for m in GIVEN_FROM)
+    raise ValueError(f"the given helper {name!r} is not a function of {places}")
+
+
 def given_source(names):
-    """The source of a given-helpers cell: those functions of bpe_ref/naive.py, written once there."""
-    missing = [name for name in names if not inspect.isfunction(getattr(naive, name, None))]
-    if missing:
-        raise ValueError(f"given helpers {missing} are not functions of bpe_ref/naive.py")
-    header = f"# Given: {', '.join(names)} (the same code as bpe_ref/naive.py), for your functions below to use."
-    return "\n\n\n".join([header + "\n" + inspect.getsource(getattr(naive, names[0])).rstrip()]
-                         + [inspect.getsource(getattr(naive, name)).rstrip() for name in names[1:]])
+    """The source of a given-helpers cell: those reference functions, written once in bpe_ref."""
+    found = [reference_function(name) for name in names]
+    files = sorted({f"bpe_ref/{module.__name__.split('.')[-1]}.py" for module, _ in found})
+    header = f"# Given, as in {' and '.join(files)}: {', '.join(names)}"
+    if len(header) > STUB_WIDTH:
+        header = f"# Given, as in {' and '.join(files)}:"
+    bodies = [inspect.getsource(function).rstrip() for _, function in found]
+    return header + "\n" + "\n\n\n".join(bodies)
 
 
 def given_names(cell):
