@@ -43,8 +43,8 @@ def missing_value(error, assigned):
         return False
     for target in assigned:
         waiting_for[target] = exercise
-    print(f"{ICON} `{name}` is not there yet: the cell that makes it needs {exercise}, "
-          f"which is not written yet ({where_to_write(exercise)}).")
+    print(f"{ICON} `{name}` is not there yet: the cell that makes it stopped because {exercise} was not "
+          f"written yet ({where_to_write(exercise)}, then run that cell again).")
     return True
 
 

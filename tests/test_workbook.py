@@ -35,7 +35,7 @@ def test_a_stub_call_is_one_calm_line_and_run_all_goes_on(tmp_path):
     note = text(cells[1])
     assert note.count("\n") == 1 and note.startswith("⏳ merge is not written yet: write it in section “3. Merging a pair”")
     assert not any(o.output_type == "error" for c in cells for o in c.outputs)
-    assert "`step1` is not there yet" in text(cells[2]) and "needs merge" in text(cells[2])
+    assert "`step1` is not there yet" in text(cells[2]) and "because merge was not written" in text(cells[2])
     assert "`step1` is not there yet" in text(cells[3])
     assert "`x` is not there yet" in text(cells[4])  # x would have come from step1: it waits for merge too
     assert value(cells[5])[0] == "'still running'"
