@@ -287,10 +287,10 @@ def test_cli_csv(class_run):
     _, folder, paths = class_run
     with open(folder / "class.csv", encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f))
-    assert [row["path"] for row in rows] == paths
-    assert rows[0]["train"] == "fail" and rows[0]["pass_count"] == "2" and rows[0]["found"] == "3"
-    assert rows[1]["train_incremental"] == "pass" and rows[1]["train"] == ""
-    assert rows[2]["merge"] == "missing" and rows[2]["passed"] == "False"
+    assert [row["student"] for row in rows] == [row["files"] for row in rows] == paths  # loose files: a row each
+    assert rows[0]["train"] == "fail" and rows[0]["score"] == "3"  # get_stats 1 + merge 2
+    assert rows[1]["train_incremental"] == "pass" and rows[1]["train"] == "missing"
+    assert rows[2]["merge"] == "missing" and rows[2]["merge_points"] == "0"
 
 
 def test_cli_writes_nothing_but_the_csv(class_run):
