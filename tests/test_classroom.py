@@ -9,10 +9,9 @@ import doctest
 import json
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from bpe_ref.grade import charts, classroom, overview, points
@@ -170,14 +169,7 @@ def test_json_carries_points(tmp_path):
 # ---------------------------------------------------------------------------- one real class run
 
 
-def bpe_grade(*args, cwd):
-    script = Path(sys.executable).with_name("bpe-grade")
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "bpe_ref.grade.cli"]
-    return subprocess.run(command + [str(a) for a in args], cwd=cwd, capture_output=True,
-                          text=True, encoding="utf-8", timeout=300)
-
-
-def test_bpe_grade_a_class_from_both_layouts(tmp_path):
+def test_bpe_grade_a_class_from_both_layouts(tmp_path, bpe_grade):
     """submissions/<student>/ and nbgrader's submitted/<student>/<assignment>/, graded for real."""
     files = {"submissions/ann/a.py": "bug_merge_overlap.py", "submissions/ann/b.py": "bug_encode_max_rank.py",
              "course/submitted/ben/ps1/04.ipynb": "good_notebook.ipynb",
@@ -209,7 +201,7 @@ def test_bpe_grade_a_class_from_both_layouts(tmp_path):
     assert (graded[0]["score"], graded[0]["maximum"]) == (2, 4)  # a.py alone: get_stats and build_vocab
 
 
-def test_bpe_grade_says_what_is_wrong_with_its_input(tmp_path):
+def test_bpe_grade_says_what_is_wrong_with_its_input(tmp_path, bpe_grade):
     (tmp_path / "empty").mkdir()
     run = bpe_grade("empty", cwd=tmp_path)
     assert run.returncode == 2 and "holds no .ipynb or .py file" in run.stderr
@@ -217,3 +209,21 @@ def test_bpe_grade_says_what_is_wrong_with_its_input(tmp_path):
     (tmp_path / "points.json").write_text("{", encoding="utf-8")
     run = bpe_grade("x.py", "--points", "points.json", cwd=tmp_path)
     assert run.returncode == 2 and "not valid JSON" in run.stderr
+
+
+def test_the_class_benchmark_builds_its_class(tmp_path):
+    """python -m bpe_ref.grade.bench_class's class (not timed here): the planned mix, and each
+    buggy variant really holds the learner file's wrong function in place of the solution's."""
+    from bpe_ref.grade import bench_class
+    from bpe_ref.grade.source import function_source, read_submission
+
+    plans = bench_class.write_class(tmp_path, students=4)
+    assert len(plans) == 12 and {Path(p).parent.name for p in plans} == {f"student_{n:03d}" for n in range(4)}
+    for workbook, bugs in bench_class.BUGS.items():
+        solution = read_submission(ROOT / "solutions" / f"{workbook}.ipynb")[0]
+        for function, learner in bugs:
+            notebook = bench_class.with_bug(nbformat.read(ROOT / "solutions" / f"{workbook}.ipynb", as_version=4),
+                                            function, LEARNERS / learner)
+            cells = [{"source": c.source} for c in notebook.cells if c.cell_type == "code"]
+            wrong = function_source([{"source": (LEARNERS / learner).read_text(encoding="utf-8")}], function)
+            assert function_source(cells, function) == wrong != function_source(solution, function)

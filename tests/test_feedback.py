@@ -11,8 +11,6 @@ import json
 import re
 import shutil
 import struct
-import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -93,15 +91,8 @@ class Page(HTMLParser):
         return next(s for s in self.sections if s["name"] == name)
 
 
-def bpe_grade(*args, cwd):
-    script = Path(sys.executable).with_name("bpe-grade")
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "bpe_ref.grade.cli"]
-    return subprocess.run(command + [str(a) for a in args], cwd=cwd, capture_output=True,
-                          text=True, encoding="utf-8", timeout=300)
-
-
 @pytest.fixture(scope="module")
-def class_run(tmp_path_factory):
+def class_run(tmp_path_factory, bpe_grade):
     """bpe-grade submissions/ --json --feedback: ann is right, bob has one bug, eve is hostile."""
     root = tmp_path_factory.mktemp("class")
     for student, name in (("ann", "good_minbpe.py"), ("bob", "bug_encode_max_rank.py")):
@@ -269,3 +260,6 @@ def test_placeholders_group_messages_of_one_shape():
     b = overview.failure_shape("train", verdict("timeout", "took longer than 3 s: an endless loop?"))
     assert a == b == "took longer than N s: an endless loop?"
     assert re.fullmatch(r"raises \w+", overview.failure_shape("decode", verdict("error", "decode([1]) raised KeyError: 1")))
+    notes = [f"merge #{n} picked ({n}, 97), which occurs 1 times, but (97, 97) occurs {n + 2} times" for n in (1, 12)]
+    shapes = {overview.failure_shape("train", verdict("fail", "", call="train(...)", note=note)) for note in notes}
+    assert shapes == {"merge #N picked (N, N), which occurs N times, but (N, N) occurs N times"}

@@ -12,8 +12,6 @@ import csv
 import io
 import json
 import runpy
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -240,14 +238,7 @@ def test_the_table_says_why_a_mutating_merge_fails():
 # ---------------------------------------------------------------------------- bpe-grade
 
 
-def bpe_grade(*args, cwd):
-    script = Path(sys.executable).with_name("bpe-grade")
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "bpe_ref.grade.cli"]
-    return subprocess.run(command + [str(a) for a in args], cwd=cwd, capture_output=True,
-                          text=True, encoding="utf-8", timeout=120)
-
-
-def test_cli_exit_status_is_0_only_when_everything_passes(tmp_path):
+def test_cli_exit_status_is_0_only_when_everything_passes(tmp_path, bpe_grade):
     good = bpe_grade(LEARNERS / "good_train_incremental.py", cwd=tmp_path)
     assert good.returncode == 0, good.stdout + good.stderr
     assert "1/1 exercises pass" in good.stdout
@@ -262,7 +253,7 @@ CLASS = ["bug_train_min.py", "good_train_incremental.py", "hostile_stubs.ipynb"]
 
 
 @pytest.fixture(scope="module")
-def class_run(tmp_path_factory):
+def class_run(tmp_path_factory, bpe_grade):
     """One bpe-grade run over three submissions: --json, --csv and --jobs 2 at once."""
     folder = tmp_path_factory.mktemp("class")
     paths = [LEARNERS / name for name in CLASS]

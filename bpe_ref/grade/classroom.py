@@ -153,8 +153,7 @@ def write_csv(book, path):
 def print_scores(book, out):
     """The class at a glance, after the per-file tables: one line per row."""
     width = max(len(row.name) for row in book.rows)
-    print(f"Scores ({len(book.rows)} {'rows' if len(book.rows) != 1 else 'row'}, out of "
-          f"{show_points(book.maximum)} points)", file=out)
+    print(f"Scores out of {show_points(book.maximum)} points", file=out)
     for row in book.rows:
         passed = sum(row.exercises[name]["status"] == "pass" for name in book.columns)
         print(f"  {row.name:<{width}}  {show_points(book.score(row)):>5}  "

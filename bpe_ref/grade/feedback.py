@@ -16,6 +16,7 @@ from pathlib import Path
 
 from . import overview
 from .charts import pass_rate_figure, png_bytes, score_figure
+from .exercises import REGISTRY
 from .points import show_points
 from .source import UnreadableSubmission, function_source, read_submission
 
@@ -97,7 +98,7 @@ def exercise_section(book, row, name, sources):
              f"<p>{esc(verdict.get('message', ''))}</p>"]
     if status != "pass":
         lines.append(detail_list(verdict))
-    code = sources.code(verdict.get("file"), name)
+    code = sources.code(verdict.get("file"), name) if name in REGISTRY else None  # a function, not merges/vocab
     if code:
         lines.append(f"<details><summary>The code that was graded ({esc(Path(verdict['file']).name)})</summary>"
                      f"<pre>{esc(code)}</pre></details>")
@@ -179,8 +180,7 @@ def reteach_section(book):
     top = overview.reteach_first(book)
     if not top:
         return "<h2>Reteach first</h2>\n<p>No exercise was written and got wrong.</p>"
-    items = "".join(f"<li><code>{esc(name)}</code>: {esc(failure.shape)} "
-                    f'<span class="muted">({failure.count} of {len(book.rows)})</span></li>'
+    items = "".join(f"<li><code>{esc(name)}</code>: {failure_text(failure, len(book.rows))}</li>"
                     for name, failure in top)
     return f"<h2>Reteach first</h2>\n<ol>{items}</ol>"
 
@@ -194,12 +194,12 @@ def exercise_table(book):
         failure = commonest.get(name)
         rows.append(f"<tr><td><code>{esc(name)}</code></td><td class=\"num\">{esc(show_points(book.table[name]))}</td>"
                     f'<td class="num">{100 * rates[name]:.0f}%</td><td>{counts}</td>'
-                    f"<td>{failure_cell(failure, len(book.rows))}</td></tr>")
+                    f"<td>{failure_text(failure, len(book.rows))}</td></tr>")
     return ("<table><tr><th>exercise</th><th>points</th><th>pass rate</th><th>verdicts</th>"
             "<th>commonest failure</th></tr>" + "".join(rows) + "</table>")
 
 
-def failure_cell(failure, total):
+def failure_text(failure, total):
     if failure is None:
         return "&mdash;"
     example = failure.example

@@ -5,7 +5,8 @@ first count as one thing to reteach, whatever input each of them failed on:
 
 - a wrong answer or an error with a specific hint (a known classic bug): that hint;
 - an error: the exception it raised;
-- a wrong answer with only the exercise's general hint: the note that says why, else "a wrong answer";
+- a wrong answer with only the exercise's general hint: the note that says why (its numbers
+  replaced by N), else "a wrong answer";
 - anything else (missing, timeout, reference, a by-hand rule broken): its message, numbers and
   quoted text replaced by placeholders.
 """
@@ -124,7 +125,7 @@ def failure_shape(name, verdict):
     if raised:
         return f"raises {raised.group(1)}"
     if status == "fail" and "call" in verdict:
-        return verdict.get("note") or "a wrong answer"
+        return placeholders(verdict["note"]) if verdict.get("note") else "a wrong answer"
     return placeholders(verdict.get("message", status))
 
 
