@@ -4,9 +4,9 @@ Needs the [instructor] extra (`pip install -e '.[instructor]'`, Python 3.11+). W
 tests skip with a warning that says so; in CI (CI is set, and .ci/run installs the extra) a
 missing nbgrader is a failure, so the release is tested on every run.
 
-The course folder is built in tmp_path from solutions/. Until the coordinator has run
-tools/nbgrader_metadata.py on solutions/, the tool is applied to the copies here (and
-test_solutions_carry_nbgrader_metadata is an expected failure that says so).
+The course folder is built in tmp_path from solutions/. As long as solutions/ lack the metadata
+(tools/nbgrader_metadata.py has not been run on them), the tool is applied to the copies here, and
+test_solutions_carry_nbgrader_metadata is an expected failure that says what to run.
 """
 
 import ast
@@ -21,7 +21,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from bpe_ref.grade.points import DEFAULT_POINTS
+from bpe_ref.grade.points import load_points
 from bpe_ref.grade.source import function_source, ipython_to_python
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,6 +30,7 @@ NOTEBOOKS = ROOT / "notebooks"
 LEARNERS = Path(__file__).parent / "learners"
 BIN = Path(sys.executable).parent
 ASSIGNMENT = "bpe"
+POINTS = load_points()  # the table the tool uses by default
 
 spec = importlib.util.spec_from_file_location("nbgrader_metadata", ROOT / "tools" / "nbgrader_metadata.py")
 tool = importlib.util.module_from_spec(spec)
@@ -38,7 +39,7 @@ spec.loader.exec_module(tool)
 
 def marked_on_disk():
     """Whether solutions/ already carry the metadata the tool would give them."""
-    return not any(tool.mark(nbformat.read(path, as_version=4), DEFAULT_POINTS) for path in SOLUTIONS)
+    return not any(tool.mark(nbformat.read(path, as_version=4), POINTS) for path in SOLUTIONS)
 
 
 MARKED = marked_on_disk()
@@ -54,7 +55,7 @@ def nbgrader_meta(cell):
 @pytest.mark.parametrize("path", SOLUTIONS, ids=lambda p: p.stem)
 def test_tool_marks_solution_test_and_setup_cells(path):
     notebook = nbformat.read(path, as_version=4)
-    tool.mark(notebook, DEFAULT_POINTS)
+    tool.mark(notebook, POINTS)
     solutions = tests = 0
     for cell in notebook.cells:
         meta = nbgrader_meta(cell)
@@ -67,14 +68,14 @@ def test_tool_marks_solution_test_and_setup_cells(path):
             tests += 1
             name = cell.source.strip()[len("check("):-1]
             assert meta == {"solution": False, "grade": True, "locked": True, "schema_version": 3,
-                            "grade_id": f"check_{name}", "points": DEFAULT_POINTS[name]}
+                            "grade_id": f"check_{name}", "points": POINTS[name]}
         elif meta is not None:
             assert meta["grade_id"] == "setup" and meta["locked"] and not meta["grade"], cell.source
             assert "import" in cell.source and "check" in cell.source
     assert solutions and tests >= 1, f"{path.name}: {solutions} solution cells, {tests} test cells"
     ids = [nbgrader_meta(c)["grade_id"] for c in notebook.cells if nbgrader_meta(c)]
     assert len(ids) == len(set(ids)), f"{path.name}: grade ids are not unique: {ids}"
-    assert not tool.mark(notebook, DEFAULT_POINTS), "a second run changed something"
+    assert not tool.mark(notebook, POINTS), "a second run changed something"
 
 
 def test_tool_takes_points_from_a_points_file_and_removes_stale_metadata(tmp_path):
@@ -234,7 +235,7 @@ def test_autograde_scores_a_good_a_buggy_and_an_untouched_student(course, nbgrad
         scores = {student: {g.name: g.score for g in
                             gradebook.find_submission_notebook(Path(name).stem, ASSIGNMENT, student).grades}
                   for student in handed_in}
-    worth = {"check_to_hex": DEFAULT_POINTS["to_hex"], "check_from_hex": DEFAULT_POINTS["from_hex"]}
+    worth = {"check_to_hex": POINTS["to_hex"], "check_from_hex": POINTS["from_hex"]}
     assert scores["good"] == worth
     assert scores["buggy"] == {**worth, "check_from_hex": 0}
     assert scores["untouched"] == dict.fromkeys(worth, 0)
