@@ -1,6 +1,8 @@
-"""Shared fixtures: the parity corpus and hypothesis profiles."""
+"""Shared fixtures: the parity corpus, hypothesis profiles and the bpe-grade command."""
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -40,3 +42,17 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_sep("!", "THE BROWSER TEST DID NOT RUN", red=True, bold=True)
         terminalreporter.write_line(reason)
         terminalreporter.write_line("JupyterLab was not tried in a real browser; see tests/test_browser.py.")
+
+
+def run_bpe_grade(*args, cwd):
+    """Run the bpe-grade command (the installed script, else the module) and capture what it says."""
+    script = Path(sys.executable).with_name("bpe-grade")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "bpe_ref.grade.cli"]
+    return subprocess.run(command + [str(a) for a in args], cwd=cwd, capture_output=True,
+                          text=True, encoding="utf-8", timeout=300)
+
+
+@pytest.fixture(scope="session")
+def bpe_grade():
+    """bpe_grade(*args, cwd=...): the bpe-grade command line, as a learner or instructor runs it."""
+    return run_bpe_grade

@@ -8,7 +8,7 @@ reads the server's log for errors. Screenshots of a failure go to $BPE_COURSE_SC
 
 Needs Playwright (the `test` extra) and a Chromium (Debian: `apt-get install chromium
 fonts-noto-cjk`; Playwright's own download does not work without the network). Without them the
-test is skipped, loudly; with BPE_COURSE_REQUIRE_BROWSER=1 (as .ci/run sets) it fails instead.
+test is skipped, loudly; with BPE_COURSE_CI=1 (as .ci/run sets) it fails instead.
 """
 
 import json
@@ -47,7 +47,7 @@ def find_chromium():
 
 
 def browser_or_skip():
-    """(sync_playwright, chromium path), or skip (fail under BPE_COURSE_REQUIRE_BROWSER=1) saying why."""
+    """(sync_playwright, chromium path), or skip (fail under BPE_COURSE_CI=1) saying why."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -57,7 +57,7 @@ def browser_or_skip():
         reason = "no Chromium on PATH (Debian: apt-get install chromium fonts-noto-cjk)"
     if sync_playwright and chromium:
         return sync_playwright, chromium
-    if os.environ.get("BPE_COURSE_REQUIRE_BROWSER") == "1":
+    if os.environ.get("BPE_COURSE_CI") == "1":
         pytest.fail(f"the browser test must run here, but: {reason}")
     pytest.skip(f"BROWSER TEST SKIPPED: {reason}")
 

@@ -12,8 +12,6 @@ import csv
 import io
 import json
 import runpy
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -240,14 +238,7 @@ def test_the_table_says_why_a_mutating_merge_fails():
 # ---------------------------------------------------------------------------- bpe-grade
 
 
-def bpe_grade(*args, cwd):
-    script = Path(sys.executable).with_name("bpe-grade")
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "bpe_ref.grade.cli"]
-    return subprocess.run(command + [str(a) for a in args], cwd=cwd, capture_output=True,
-                          text=True, encoding="utf-8", timeout=120)
-
-
-def test_cli_exit_status_is_0_only_when_everything_passes(tmp_path):
+def test_cli_exit_status_is_0_only_when_everything_passes(tmp_path, bpe_grade):
     good = bpe_grade(LEARNERS / "good_train_incremental.py", cwd=tmp_path)
     assert good.returncode == 0, good.stdout + good.stderr
     assert "1/1 exercises pass" in good.stdout
@@ -262,7 +253,7 @@ CLASS = ["bug_train_min.py", "good_train_incremental.py", "hostile_stubs.ipynb"]
 
 
 @pytest.fixture(scope="module")
-def class_run(tmp_path_factory):
+def class_run(tmp_path_factory, bpe_grade):
     """One bpe-grade run over three submissions: --json, --csv and --jobs 2 at once."""
     folder = tmp_path_factory.mktemp("class")
     paths = [LEARNERS / name for name in CLASS]
@@ -287,10 +278,10 @@ def test_cli_csv(class_run):
     _, folder, paths = class_run
     with open(folder / "class.csv", encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f))
-    assert [row["path"] for row in rows] == paths
-    assert rows[0]["train"] == "fail" and rows[0]["pass_count"] == "2" and rows[0]["found"] == "3"
-    assert rows[1]["train_incremental"] == "pass" and rows[1]["train"] == ""
-    assert rows[2]["merge"] == "missing" and rows[2]["passed"] == "False"
+    assert [row["student"] for row in rows] == [row["files"] for row in rows] == paths  # loose files: a row each
+    assert rows[0]["train"] == "fail" and rows[0]["score"] == "3"  # get_stats 1 + merge 2
+    assert rows[1]["train_incremental"] == "pass" and rows[1]["train"] == "missing"
+    assert rows[2]["merge"] == "missing" and rows[2]["merge_points"] == "0"
 
 
 def test_cli_writes_nothing_but_the_csv(class_run):

@@ -1,19 +1,23 @@
 """bpe-grade: grade learners' notebooks and .py files from the command line.
 
     bpe-grade alice.ipynb bob.py                 a table per file
-    bpe-grade submissions/*.ipynb --csv class.csv --jobs 2
+    bpe-grade submissions/ --csv class.csv --feedback feedback/
+                                                 a class: one row and one feedback page per student
     bpe-grade drill.ipynb --json                 machine-readable
+
+A folder stands for every .ipynb and .py file under it. Files under submissions/<student>/ or
+nbgrader's submitted/<student>/<assignment>/ belong to that student (see classroom.py).
 
 Exit status 0 only when every exercise found in every file passes and at least one was found.
 """
 
 import argparse
-import csv
 import json
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
-from .exercises import CONTRACT
+from .classroom import class_results, cores, find_submissions, print_scores, with_points, write_csv
+from .points import load_points
 from .submission import grade_file  # noqa: F401  (the public entry point, used by _grade)
 
 WIDTH = 16
@@ -21,16 +25,29 @@ WIDTH = 16
 
 def parse_args(argv):
     parser = argparse.ArgumentParser(prog="bpe-grade", description="Grade BPE exercises in notebooks and .py files.")
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="a .ipynb or .py submission")
-    parser.add_argument("--json", action="store_true", help="print a JSON list, one object per PATH")
-    parser.add_argument("--csv", metavar="FILE", help="write one row per submission, one column per exercise")
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="a .ipynb or .py submission, or a folder of them")
+    parser.add_argument("--json", action="store_true", help="print a JSON list, one object per file, with points")
+    parser.add_argument("--csv", metavar="FILE",
+                        help="write one row per student: score, maximum, each exercise's status and points")
+    parser.add_argument("--points", metavar="FILE",
+                        help='a JSON object of points per exercise, e.g. {"train": 5}, over the default table')
+    parser.add_argument("--feedback", metavar="DIR",
+                        help="write an HTML page per student and a class page (DIR/index.html)")
     parser.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
                         help="time allowed per exercise and per notebook cell (default 10)")
-    parser.add_argument("--jobs", type=int, default=None, metavar="N",
-                        help="submissions graded at once (default: the number of cores)")
+    parser.add_argument("--jobs", type=int, default=cores(), metavar="N",
+                        help=f"submissions graded at once (default: every core, here {cores()})")
     parser.add_argument("--memory", type=int, default=2048, metavar="MB",
                         help="memory limit of each submission's process (default 2048)")
-    return parser.parse_args(argv)
+    options = parser.parse_args(argv)
+    try:
+        options.paths = find_submissions(options.paths)
+        options.table = load_points(options.points)
+    except ValueError as e:
+        parser.error(str(e))
+    if options.jobs < 1:
+        parser.error(f"--jobs must be 1 or more, not {options.jobs}")
+    return options
 
 
 def grade_all(paths, timeout, memory, jobs):
@@ -65,16 +82,6 @@ def print_table(result, out=sys.stdout):
     print(f"  => {passed}/{found} exercises pass" if found else "  => no exercise found", file=out)
 
 
-def write_csv(results, path):
-    names = [n for n in CONTRACT + ["merges", "vocab"] if any(n in r["exercises"] for r in results)]
-    with open(path, "w", encoding="utf-8", newline="") as f:
-        writer = csv.writer(f)
-        writer.writerow(["path", "passed", "pass_count", "found"] + names)
-        for r in results:
-            statuses = [r["exercises"].get(n, {}).get("status", "") for n in names]
-            writer.writerow([r["path"], r["passed"], statuses.count("pass"), len(r["exercises"])] + statuses)
-
-
 def main(argv=None):
     options = parse_args(sys.argv[1:] if argv is None else argv)
     results = []
@@ -84,10 +91,18 @@ def main(argv=None):
             print_table(result)
         elif len(options.paths) > 1 and sys.stderr.isatty():
             print(f"[{i}/{len(options.paths)}] {result['path']}", file=sys.stderr)
+    book = class_results(results, options.table)
     if options.json:
-        print(json.dumps(results, indent=2, ensure_ascii=False))
+        print(json.dumps([with_points(r, options.table) for r in results], indent=2, ensure_ascii=False))
+    elif len(book.rows) > 1 or any(row.is_student for row in book.rows):
+        print_scores(book, sys.stdout)
     if options.csv:
-        write_csv(results, options.csv)
+        write_csv(book, options.csv)
+    if options.feedback:
+        from .feedback import write_feedback  # matplotlib: only when pages are wanted
+
+        written = write_feedback(book, options.feedback)
+        print(f"feedback: {written[0]} and {len(book.rows)} student pages in {written[-1].parent}", file=sys.stderr)
     ok = all(r["passed"] for r in results) and any(r["exercises"] for r in results)
     return 0 if ok else 1
 
