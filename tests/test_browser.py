@@ -165,6 +165,12 @@ def open_notebook(page, base, path):
     page.locator(NOTEBOOK).click(position={"x": 5, "y": 5})  # focus the notebook
 
 
+def wait_for_kernel(page):
+    """Wait until the notebook's kernel has started and is idle."""
+    page.wait_for_function("document.querySelector('.jp-StatusBar-Widget') && "
+                           "document.body.innerText.includes('Idle')", timeout=120_000)
+
+
 def menu(page, top, item):
     page.locator("#jp-MainMenu .lm-MenuBar-item", has_text=top).first.click()
     page.locator(".lm-Menu-item:visible", has_text=item).first.click()
@@ -191,8 +197,7 @@ def wait_until_idle(page, limit=RUN_ALL_LIMIT):
 def run_all(page, base, path):
     """Open `path`, Run → Run All Cells, wait; returns (cells that ran, code cells)."""
     open_notebook(page, base, path)
-    page.wait_for_function("document.querySelector('.jp-StatusBar-Widget') && "
-                           "document.body.innerText.includes('Idle')", timeout=120_000)
+    wait_for_kernel(page)
     menu(page, "Run", "Run All Cells")
     time.sleep(2)
     wait_until_idle(page)
@@ -286,11 +291,13 @@ def test_a_lab_terminal_finds_the_course_commands(lab, page):
     # the drill made in the terminal opens from the file browser (the server's root is the workspace)
     open_notebook(page, base, f"practice/{drills[0].name}")
     assert page.locator(f"{NOTEBOOK} .jp-Cell").count() > 3
+    wait_for_kernel(page)
     assert not page.problems, page.problems
 
 
 def test_the_server_log_has_no_errors(lab):
     base, workspace, log_path = lab
+    time.sleep(2)  # let the last page's websockets close
     log = log_path.read_text(encoding="utf-8")
     problems = LOG_PROBLEMS.findall(log)
     assert not problems, log
