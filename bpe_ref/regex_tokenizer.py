@@ -8,6 +8,7 @@ import regex
 
 from .base import Tokenizer
 from .patterns import GPT4_SPLIT_PATTERN
+from .vocab_layout import layout_from_vocab
 
 
 class RegexTokenizer(Tokenizer):
@@ -16,6 +17,25 @@ class RegexTokenizer(Tokenizer):
     def __init__(self, pattern=GPT4_SPLIT_PATTERN):
         super().__init__()
         self.pattern = pattern
+
+    @classmethod
+    def from_vocab(cls, vocab, merges, *, pattern, special_tokens=None):
+        """A tokenizer from a vocab (id -> bytes) in any id layout and merges ranked by their order.
+
+        `merges` lists pairs of byte strings, best first, as GPT-2's vocab.bpe, Hugging Face's
+        merges or CS336's do. `special_tokens` is a list of strings (ids from the vocab, or
+        new ones after it) or a dict str -> id. Tokens of the vocab that are neither bytes,
+        merges nor special still decode.
+
+        >>> tok = RegexTokenizer.from_vocab(vocab, [(b"h", b"i")], pattern=GPT4_SPLIT_PATTERN)
+        >>> tok.decode(tok.encode("hi")) == "hi"
+        True
+        """
+        layout = layout_from_vocab(vocab, merges, special_tokens)
+        tok = cls(pattern)
+        tok.special_tokens = layout.special_tokens
+        tok._set_merges(layout.merges, layout.byte_shuffle, layout.extra_tokens)
+        return tok
 
     @property
     def pattern(self):
