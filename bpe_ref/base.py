@@ -8,7 +8,8 @@ Special tokens follow tiktoken: text that spells a special token raises by defau
 from .fast import CHUNK_CACHE_SIZE, encode_chunk_fast, merge_ranks, train_fast
 from .model_file import IDENTITY_BYTES, read_model, write_model
 from .naive import check_vocab_size, get_stats, merge
-from .specials import check_disallowed, special_policy, special_token_regex
+from .specials import check_disallowed, special_policy
+from .stream import special_token_regex
 
 
 class Tokenizer:

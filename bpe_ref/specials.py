@@ -5,7 +5,7 @@ a set. minbpe's `allowed_special` is positional and also takes "none" (special-t
 ordinary text) and "none_raise" (special-token text is an error, as tiktoken's default).
 """
 
-import regex
+from .stream import special_token_regex
 
 MINBPE_VALUES = ("all", "none", "none_raise")
 
@@ -50,12 +50,6 @@ def _token_set(tokens, name):
     if wrong:
         raise TypeError(f"{name} holds {wrong[0]!r}; special tokens are given as str, e.g. {{'<|endoftext|>'}}")
     return tokens
-
-
-def special_token_regex(tokens):
-    """A regex matching any of `tokens`, longest first, captured as a group."""
-    ordered = sorted(tokens, key=len, reverse=True)
-    return regex.compile("(" + "|".join(regex.escape(t) for t in ordered) + ")")
 
 
 def check_disallowed(text, disallowed):
