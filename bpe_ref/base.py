@@ -8,8 +8,8 @@ Special tokens follow tiktoken: text that spells a special token raises by defau
 from .fast import CHUNK_CACHE_SIZE, encode_chunk_fast, merge_ranks, train_fast
 from .model_file import IDENTITY_BYTES, read_model, write_model
 from .naive import check_vocab_size, get_stats, merge
-from .specials import check_disallowed, special_policy
-from .stream import special_token_regex
+from .specials import check_disallowed, refuse_disallowed, special_policy
+from .stream import iter_parts, special_token_regex
 
 
 class Tokenizer:
@@ -123,6 +123,27 @@ class Tokenizer:
             else:
                 ids.extend(self.encode_ordinary(part))
         return ids
+
+    def encode_iterable(self, iterable, *, allowed_special=frozenset(), disallowed_special="all"):
+        """Encode text that arrives in pieces (a file's lines, say), yielding ids as they settle.
+
+        The ids are those of encode("".join(iterable), ...), also where a chunk or a special
+        token spans two pieces. Text is held back only up to the next place where no chunk can
+        cross (bpe_ref.stream), so memory grows with the longest such stretch, not with the
+        input; with no split pattern, or a pattern other than GPT-2's, GPT-4's and o200k's,
+        only special tokens cut the text. A disallowed special token raises where it is met.
+
+        >>> with open("big.txt", encoding="utf-8") as f:
+        ...     total = sum(1 for _ in tok.encode_iterable(f))
+        """
+        allowed, disallowed = special_policy(self.special_tokens, allowed_special, disallowed_special)
+        if disallowed and not isinstance(iterable, (bytes, bytearray)):
+            iterable = refuse_disallowed(iterable, disallowed)
+        for part in iter_parts(iterable, self.pattern, allowed):
+            if part in allowed:
+                yield self.special_tokens[part]
+            else:
+                yield from self.encode_ordinary(part)
 
     def _encode_chunk(self, chunk):
         """BPE inside one chunk (a str) not seen before: merge the lowest-ranked known pair until

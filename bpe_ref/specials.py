@@ -60,6 +60,22 @@ def check_disallowed(text, disallowed):
             raise_disallowed_special_token(found.group())
 
 
+def refuse_disallowed(pieces, disallowed):
+    """Yield the pieces of a text unchanged, raising once they spell a `disallowed` token,
+    also one that spans pieces (each piece is searched together with the end of the last)."""
+    finder = special_token_regex(disallowed)
+    overlap = max(map(len, disallowed)) - 1
+    tail = ""
+    for piece in ([pieces] if isinstance(pieces, str) else pieces):
+        if isinstance(piece, str):  # anything else: the caller's own type check explains it
+            window = tail + piece
+            found = finder.search(window)
+            if found:
+                raise_disallowed_special_token(found.group())
+            tail = window[-overlap:] if overlap else ""
+        yield piece
+
+
 def raise_disallowed_special_token(token):
     raise ValueError(
         f"The text contains {token!r}, which is a special token, and special tokens are "
