@@ -226,6 +226,29 @@ class Tokenizer:
                 vocab[idx] = token.encode("utf-8")
         return vocab
 
+    # ------------------------------------------------------------------ export
+
+    def to_tiktoken(self, name):
+        """A tiktoken.Encoding named `name` with the same ids (bpe_ref.export explains when it can).
+
+        >>> tok.to_tiktoken("mytok").encode("hello world") == tok.encode("hello world")
+        True
+        """
+        from .export import to_tiktoken
+
+        return to_tiktoken(self, name)
+
+    def save_huggingface(self, path):
+        """Write a Hugging Face tokenizer.json; `tokenizers.Tokenizer.from_file` encodes as this does.
+
+        >>> hf = tokenizers.Tokenizer.from_file(tok.save_huggingface(tmp_path / "tokenizer.json"))
+        >>> hf.encode("hello world").ids == tok.encode("hello world")
+        True
+        """
+        from .export import save_huggingface
+
+        return save_huggingface(self, path)
+
     # ------------------------------------------------------------------ save / load
 
     def save(self, prefix):
