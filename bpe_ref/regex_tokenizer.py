@@ -4,10 +4,9 @@ Splitting keeps merges from crossing word, number and punctuation boundaries,
 so 'dog.', 'dog!' and 'dog?' all share the token for 'dog'.
 """
 
-import regex
-
 from .base import Tokenizer
 from .patterns import GPT4_SPLIT_PATTERN
+from .unicode_classes import split_regex
 from .vocab_layout import layout_from_vocab
 
 
@@ -44,11 +43,12 @@ class RegexTokenizer(Tokenizer):
     @pattern.setter
     def pattern(self, pattern):
         self._pattern = pattern
-        self._compiled = regex.compile(pattern) if pattern else None
+        self._compiled = split_regex(pattern) if pattern else None
         self._cache = {}
 
     def split(self, text):
-        """The chunks of `text` under this tokenizer's pattern, i.e. regex.findall."""
+        """The chunks of `text` under this tokenizer's pattern: regex.findall, with \\p{L}, \\p{N}
+        and \\p{M} read as tiktoken reads them (bpe_ref.unicode_classes)."""
         if self._compiled is None:
             return super().split(text)
         return self._compiled.findall(text)
