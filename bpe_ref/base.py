@@ -5,8 +5,9 @@ BasicTokenizer keeps the text whole, RegexTokenizer cuts it with a pattern.
 Special tokens follow tiktoken: text that spells a special token raises by default.
 """
 
-from .fast import CHUNK_CACHE_SIZE, encode_chunk_fast, merge_ranks, train_fast
+from .fast import CHUNK_CACHE_SIZE, byte_table, encode_chunk_fast, merge_ranks, train_fast
 from .model_file import IDENTITY_BYTES, read_model, write_model
+from .parallel import encode_ordinary_parts
 from .naive import check_vocab_size, get_stats, merge
 from .specials import check_disallowed, refuse_disallowed, special_policy
 from .stream import iter_parts, special_token_regex
@@ -23,6 +24,7 @@ class Tokenizer:
         self.byte_shuffle = list(IDENTITY_BYTES)  # byte value -> id of its one-byte token
         self.extra_tokens = {}  # id -> bytes: tokens a loaded vocab has beyond bytes, merges, specials
         self._ranks, self._rank_ids = self.merges, None  # what BPE ranks pairs by (fast.merge_ranks)
+        self._byte_table = byte_table(self.byte_shuffle)  # byte -> id, as encode_chunk_fast wants it
         self.vocab = self._build_vocab()  # id -> bytes
         self._cache = {}
         self.whole_tokens = None  # bytes -> id: tiktoken's shortcut, set only by from_tiktoken
@@ -145,6 +147,41 @@ class Tokenizer:
             else:
                 yield from self.encode_ordinary(part)
 
+    def encode_ordinary_batch(self, texts, *, num_workers=None):
+        """encode_ordinary of each text, on `num_workers` processes (default: one per core).
+
+        >>> tok.encode_ordinary_batch(["hello world", "goodbye"]) == [tok.encode_ordinary("hello world"),
+        ...                                                          tok.encode_ordinary("goodbye")]
+        True
+        """
+        return self.encode_batch(texts, num_workers=num_workers, disallowed_special=())
+
+    def encode_batch(self, texts, *, num_workers=None, allowed_special=frozenset(), disallowed_special="all"):
+        """encode of each text, like tiktoken's encode_batch, on `num_workers` processes.
+
+        A long text is cut where no chunk can cross (bpe_ref.stream), so even one text is
+        shared out: encode_batch([text])[0] == encode(text), sooner on several cores.
+
+        >>> tok.encode_batch(["hi", "<|endoftext|>"], allowed_special="all")[1] == [tok.special_tokens["<|endoftext|>"]]
+        True
+        """
+        if isinstance(texts, str):
+            raise TypeError("encode_batch takes a list of texts; for one text pass [text]")
+        allowed, disallowed = special_policy(self.special_tokens, allowed_special, disallowed_special)
+        parts = []  # (which text, its next part)
+        for i, text in enumerate(texts):
+            check_disallowed(check_text(text), disallowed)
+            parts += [(i, part) for part in iter_parts(text, self.pattern, allowed)]
+        ordinary = [part for _, part in parts if part not in allowed]
+        encoded = iter(encode_ordinary_parts(self, ordinary, num_workers))
+        batch = [[] for _ in texts]
+        for i, part in parts:
+            if part in allowed:
+                batch[i].append(self.special_tokens[part])
+            else:
+                batch[i] += next(encoded)
+        return batch
+
     def _encode_chunk(self, chunk):
         """BPE inside one chunk (a str) not seen before: merge the lowest-ranked known pair until
         none is left; the result goes into the chunk cache."""
@@ -153,7 +190,7 @@ class Tokenizer:
         if whole is not None:
             ids = [whole]  # tiktoken's own first step: a chunk that is a token is that token
         else:
-            ids = encode_chunk_fast(chunk_bytes, self._ranks, self.byte_shuffle, self._rank_ids)
+            ids = encode_chunk_fast(chunk_bytes, self._ranks, self._byte_table, self._rank_ids)
         if len(self._cache) >= CHUNK_CACHE_SIZE:
             self._cache.clear()
         self._cache[chunk] = ids
@@ -211,6 +248,7 @@ class Tokenizer:
         self.merges = dict(merges)
         self.byte_shuffle = list(byte_shuffle)
         self._ranks, self._rank_ids = merge_ranks(self.merges)
+        self._byte_table = byte_table(self.byte_shuffle)
         self.vocab = self._build_vocab()
         self._cache = {}
 

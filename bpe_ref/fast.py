@@ -31,6 +31,7 @@ bytes, and BPE inside a token's span runs as it would on the token alone.
 
 import heapq
 from collections import Counter
+from itertools import repeat
 
 from .naive import check_vocab_size
 
@@ -200,12 +201,24 @@ def merge_ranks(merges):
     return {pair: rank for rank, pair in enumerate(merges)}, ids
 
 
+def byte_table(byte_shuffle):
+    """How encode_chunk_fast looks up byte tokens: a bytes.translate table when the byte
+    tokens' ids are 0..255 in some order (as in tiktoken's encodings), else the list itself."""
+    if sorted(byte_shuffle) == list(range(256)):
+        return bytes(byte_shuffle)
+    return list(byte_shuffle)
+
+
 def encode_chunk_fast(chunk_bytes, ranks, byte_shuffle, rank_ids=None):
     """The ids of one chunk: its byte tokens, then BPE by rank (see merge_ranks).
 
+    `byte_shuffle` maps a byte to its token's id: a list, or a translate table (byte_table).
     encode_chunk_fast(b"aaa", {(97, 97): 256}, list(range(256))) -> [256, 97]
     """
-    ids = [byte_shuffle[b] for b in chunk_bytes]
+    if isinstance(byte_shuffle, bytes):
+        ids = list(chunk_bytes.translate(byte_shuffle))
+    else:
+        ids = [byte_shuffle[b] for b in chunk_bytes]
     if len(ids) > LONG_CHUNK:
         return _bpe_heap(ids, ranks, rank_ids)
     return _bpe_scan(ids, ranks, rank_ids)
@@ -217,7 +230,7 @@ def _bpe_scan(ids, ranks, rank_ids=None):
     `min` and `list.index` run in C, which beats any bookkeeping when the list is short.
     """
     get = ranks.get
-    pair_ranks = [get(pair, NO_RANK) for pair in zip(ids, ids[1:])]
+    pair_ranks = list(map(get, zip(ids, ids[1:]), repeat(NO_RANK)))
     while pair_ranks:
         rank = min(pair_ranks)
         if rank == NO_RANK:
