@@ -26,6 +26,7 @@ chunk, so the text between two of them is split on its own (as CS336 and Hugging
 import regex
 
 from .patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN, O200K_SPLIT_PATTERN
+from .unicode_classes import exact_pattern, split_regex
 
 CUTTABLE_PATTERNS = frozenset({GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN, O200K_SPLIT_PATTERN})
 PART_SIZE = 1 << 16  # characters: iter_parts' default size of an ordinary part
@@ -35,8 +36,9 @@ _CUT = (
     r"|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})"
     r"|(?<=[^\s]\n)(?=\p{L})"
 )
-_CUT_FORWARD = regex.compile(_CUT)
-_CUT_BACKWARD = regex.compile(_CUT, regex.REVERSE)
+# letters and digits as tiktoken's Unicode 16.0.0 has them, as RegexTokenizer splits (unicode_classes)
+_CUT_FORWARD = regex.compile(exact_pattern(_CUT))
+_CUT_BACKWARD = regex.compile(exact_pattern(_CUT), regex.REVERSE)
 
 
 def can_cut(pattern):
@@ -141,7 +143,7 @@ def iter_chunks(pieces, pattern=None, special_tokens=None, part_size=PART_SIZE):
     ['Hello', ' world', '!']
     """
     specials = frozenset(special_tokens or ())
-    compiled = regex.compile(pattern) if pattern else None
+    compiled = split_regex(pattern) if pattern else None
     for part in iter_parts(pieces, pattern, special_tokens, part_size):
         if part in specials or compiled is None:
             yield part
