@@ -322,15 +322,9 @@ def hf_pre_tokenizer():
 
 def byte_level_chars():
     """GPT-2's byte -> printable character table, which HF's ByteLevel uses."""
-    printable = [*range(33, 127), *range(161, 173), *range(174, 256)]
-    chars, extra = {}, 0
-    for b in range(256):
-        if b in printable:
-            chars[b] = chr(b)
-        else:
-            chars[b] = chr(256 + extra)
-            extra += 1
-    return chars
+    from bpe_ref import bytes_to_unicode
+
+    return bytes_to_unicode()
 
 
 def hf_cl100k():
