@@ -3,6 +3,7 @@
 from .basic import BasicTokenizer
 from .codepoints import from_u_plus, u_plus
 from .encodings import from_tiktoken, get_encoding, recover_merges, use_offline_cache
+from .gpt2_files import bytes_to_unicode, load_gpt2_files, save_gpt2_files
 from .hexadecimal import from_hex, to_hex
 from .naive import build_vocab, decode, encode, get_stats, merge, train
 from .patterns import (
@@ -23,6 +24,7 @@ __all__ = [
     "get_stats", "merge", "train", "build_vocab", "decode", "encode",
     "utf8_encode", "to_hex", "from_hex", "u_plus", "from_u_plus",
     "get_encoding", "from_tiktoken", "recover_merges", "use_offline_cache",
+    "bytes_to_unicode", "load_gpt2_files", "save_gpt2_files",
     "GPT2_SPLIT_PATTERN", "GPT4_SPLIT_PATTERN", "O200K_SPLIT_PATTERN",
     "GPT2_SPECIAL_TOKENS", "GPT4_SPECIAL_TOKENS", "O200K_SPECIAL_TOKENS",
 ]

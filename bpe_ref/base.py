@@ -5,15 +5,12 @@ BasicTokenizer keeps the text whole, RegexTokenizer cuts it with a pattern.
 Special tokens follow tiktoken: text that spells a special token raises by default.
 """
 
-import json
-
-import regex
-
-from .fast import CHUNK_CACHE_SIZE, encode_chunk_fast, train_fast
+from .fast import CHUNK_CACHE_SIZE, byte_table, encode_chunk_fast, merge_ranks, train_fast
+from .model_file import IDENTITY_BYTES, read_model, write_model
+from .parallel import encode_ordinary_parts
 from .naive import check_vocab_size, get_stats, merge
-
-FORMAT_HEADER = "bpe-course tokenizer v1"
-IDENTITY_BYTES = list(range(256))
+from .specials import check_disallowed, refuse_disallowed, special_policy
+from .stream import iter_parts, special_token_regex
 
 
 class Tokenizer:
@@ -25,6 +22,9 @@ class Tokenizer:
         self.merges = {}  # (id, id) -> id, in training order
         self.special_tokens = {}  # str -> id, e.g. {'<|endoftext|>': 100257}
         self.byte_shuffle = list(IDENTITY_BYTES)  # byte value -> id of its one-byte token
+        self.extra_tokens = {}  # id -> bytes: tokens a loaded vocab has beyond bytes, merges, specials
+        self._ranks, self._rank_ids = self.merges, None  # what BPE ranks pairs by (fast.merge_ranks)
+        self._byte_table = byte_table(self.byte_shuffle)  # byte -> id, as encode_chunk_fast wants it
         self.vocab = self._build_vocab()  # id -> bytes
         self._cache = {}
         self.whole_tokens = None  # bytes -> id: tiktoken's shortcut, set only by from_tiktoken
@@ -85,8 +85,10 @@ class Tokenizer:
 
         Chunks repeat a lot in real text ('the', ' of', '\n'), so each one is encoded once and
         its ids are cached by the chunk's text.
+        >>> tok.encode_ordinary("hi<|endoftext|>") == tok.encode("hi<|endoftext|>", disallowed_special=())
+        True
         """
-        text = replace_surrogates(text)
+        text = replace_surrogates(check_text(text))
         ids = []
         cache = self._cache
         for chunk in self.split(text):
@@ -96,27 +98,23 @@ class Tokenizer:
             ids.extend(chunk_ids)
         return ids
 
-    def encode(self, text, *, allowed_special=frozenset(), disallowed_special="all"):
-        """Encode text; special tokens follow tiktoken's rules.
+    def encode(self, text, allowed_special=frozenset(), *, disallowed_special="all"):
+        """Encode text; special tokens follow tiktoken's rules, or minbpe's.
 
         `allowed_special` ("all" or a set) names special tokens to encode as their id.
         `disallowed_special` ("all" or a set) names those whose text raises a ValueError;
         "all" means every special token not allowed. Pass `disallowed_special=()` to encode
-        such text as ordinary text.
+        such text as ordinary text. minbpe's calls work too: `allowed_special` may be given
+        by position, and "none" (special-token text is ordinary text) or "none_raise" (it
+        raises, the default).
 
         >>> tok.encode("hi<|endoftext|>", allowed_special="all")[-1] == tok.special_tokens["<|endoftext|>"]
         True
+        >>> tok.encode("hi<|endoftext|>", "none") == tok.encode_ordinary("hi<|endoftext|>")
+        True
         """
-        allowed = set(self.special_tokens) if allowed_special == "all" else set(allowed_special)
-        if disallowed_special == "all":
-            disallowed = set(self.special_tokens) - allowed
-        else:
-            disallowed = set(disallowed_special)
-        if disallowed:
-            found = special_token_regex(disallowed).search(text)
-            if found:
-                raise_disallowed_special_token(found.group())
-        allowed &= set(self.special_tokens)
+        allowed, disallowed = special_policy(self.special_tokens, allowed_special, disallowed_special)
+        check_disallowed(check_text(text), disallowed)
         if not allowed:
             return self.encode_ordinary(text)
         ids = []
@@ -128,6 +126,62 @@ class Tokenizer:
                 ids.extend(self.encode_ordinary(part))
         return ids
 
+    def encode_iterable(self, iterable, *, allowed_special=frozenset(), disallowed_special="all"):
+        """Encode text that arrives in pieces (a file's lines, say), yielding ids as they settle.
+
+        The ids are those of encode("".join(iterable), ...), also where a chunk or a special
+        token spans two pieces. Text is held back only up to the next place where no chunk can
+        cross (bpe_ref.stream), so memory grows with the longest such stretch, not with the
+        input; with no split pattern, or a pattern other than GPT-2's, GPT-4's and o200k's,
+        only special tokens cut the text. A disallowed special token raises where it is met.
+
+        >>> with open("big.txt", encoding="utf-8") as f:
+        ...     total = sum(1 for _ in tok.encode_iterable(f))
+        """
+        allowed, disallowed = special_policy(self.special_tokens, allowed_special, disallowed_special)
+        if disallowed and not isinstance(iterable, (bytes, bytearray)):
+            iterable = refuse_disallowed(iterable, disallowed)
+        for part in iter_parts(iterable, self.pattern, allowed):
+            if part in allowed:
+                yield self.special_tokens[part]
+            else:
+                yield from self.encode_ordinary(part)
+
+    def encode_ordinary_batch(self, texts, *, num_workers=None):
+        """encode_ordinary of each text, on `num_workers` processes (default: one per core).
+
+        >>> tok.encode_ordinary_batch(["hello world", "goodbye"]) == [tok.encode_ordinary("hello world"),
+        ...                                                          tok.encode_ordinary("goodbye")]
+        True
+        """
+        return self.encode_batch(texts, num_workers=num_workers, disallowed_special=())
+
+    def encode_batch(self, texts, *, num_workers=None, allowed_special=frozenset(), disallowed_special="all"):
+        """encode of each text, like tiktoken's encode_batch, on `num_workers` processes.
+
+        A long text is cut where no chunk can cross (bpe_ref.stream), so even one text is
+        shared out: encode_batch([text])[0] == encode(text), sooner on several cores.
+
+        >>> tok.encode_batch(["hi", "<|endoftext|>"], allowed_special="all")[1] == [tok.special_tokens["<|endoftext|>"]]
+        True
+        """
+        if isinstance(texts, str):
+            raise TypeError("encode_batch takes a list of texts; for one text pass [text]")
+        allowed, disallowed = special_policy(self.special_tokens, allowed_special, disallowed_special)
+        parts = []  # (which text, its next part)
+        for i, text in enumerate(texts):
+            check_disallowed(check_text(text), disallowed)
+            parts += [(i, part) for part in iter_parts(text, self.pattern, allowed)]
+        ordinary = [part for _, part in parts if part not in allowed]
+        encoded = iter(encode_ordinary_parts(self, ordinary, num_workers))
+        batch = [[] for _ in texts]
+        for i, part in parts:
+            if part in allowed:
+                batch[i].append(self.special_tokens[part])
+            else:
+                batch[i] += next(encoded)
+        return batch
+
     def _encode_chunk(self, chunk):
         """BPE inside one chunk (a str) not seen before: merge the lowest-ranked known pair until
         none is left; the result goes into the chunk cache."""
@@ -136,7 +190,7 @@ class Tokenizer:
         if whole is not None:
             ids = [whole]  # tiktoken's own first step: a chunk that is a token is that token
         else:
-            ids = encode_chunk_fast(chunk_bytes, self.merges, self.byte_shuffle)
+            ids = encode_chunk_fast(chunk_bytes, self._ranks, self._byte_table, self._rank_ids)
         if len(self._cache) >= CHUNK_CACHE_SIZE:
             self._cache.clear()
         self._cache[chunk] = ids
@@ -161,17 +215,21 @@ class Tokenizer:
     # ------------------------------------------------------------------ special tokens
 
     def register_special_tokens(self, special_tokens):
-        """Add special tokens, e.g. {'<|endoftext|>': 100257}; their ids must be unused."""
+        """Add special tokens, e.g. {'<|endoftext|>': 100257}; their ids must be unused.
+
+        An extra token of a loaded vocab with the same text may become special under its own id.
+        """
         ordinary = self._build_vocab(self.merges, with_specials=False)
         for token, idx in special_tokens.items():
             if not isinstance(token, str) or not token:
                 raise ValueError(f"a special token must be a non-empty str, got {token!r}")
-            if idx in ordinary:
+            if idx in ordinary and self.extra_tokens.get(idx) != token.encode("utf-8"):
                 raise ValueError(
                     f"special token {token!r} asks for id {idx}, which an ordinary token already has; "
                     f"choose an id of {max(ordinary) + 1} or more"
                 )
         self.special_tokens = {**self.special_tokens, **special_tokens}
+        self.extra_tokens = {i: t for i, t in self.extra_tokens.items() if i not in special_tokens.values()}
         self.vocab = self._build_vocab()
 
     def _check_special_ids_free(self, vocab_size):
@@ -184,82 +242,82 @@ class Tokenizer:
 
     # ------------------------------------------------------------------ vocab
 
-    def _set_merges(self, merges, byte_shuffle):
+    def _set_merges(self, merges, byte_shuffle, extra_tokens=None):
         self.whole_tokens = None
+        self.extra_tokens = dict(extra_tokens or {})
         self.merges = dict(merges)
         self.byte_shuffle = list(byte_shuffle)
+        self._ranks, self._rank_ids = merge_ranks(self.merges)
+        self._byte_table = byte_table(self.byte_shuffle)
         self.vocab = self._build_vocab()
         self._cache = {}
 
     def _build_vocab(self, merges=None, with_specials=True):
-        """id -> bytes, always rebuilt from the byte tokens, the merges and the specials."""
+        """id -> bytes, always rebuilt from the byte tokens, the merges, extras and the specials."""
         merges = self.merges if merges is None else merges
         vocab = {idx: bytes([b]) for b, idx in enumerate(self.byte_shuffle)}
         for (p0, p1), idx in merges.items():
             vocab[idx] = vocab[p0] + vocab[p1]
+        vocab.update(self.extra_tokens)
         if with_specials:
             for token, idx in self.special_tokens.items():
                 vocab[idx] = token.encode("utf-8")
         return vocab
 
+    # ------------------------------------------------------------------ export
+
+    def to_tiktoken(self, name):
+        """A tiktoken.Encoding named `name` with the same ids (bpe_ref.export explains when it can).
+
+        >>> tok.to_tiktoken("mytok").encode("hello world") == tok.encode("hello world")
+        True
+        """
+        from .export import to_tiktoken
+
+        return to_tiktoken(self, name)
+
+    def save_huggingface(self, path):
+        """Write a Hugging Face tokenizer.json; `tokenizers.Tokenizer.from_file` encodes as this does.
+
+        >>> hf = tokenizers.Tokenizer.from_file(tok.save_huggingface(tmp_path / "tokenizer.json"))
+        >>> hf.encode("hello world").ids == tok.encode("hello world")
+        True
+        """
+        from .export import save_huggingface
+
+        return save_huggingface(self, path)
+
     # ------------------------------------------------------------------ save / load
 
     def save(self, prefix):
-        """Write `prefix.model` (to load later) and `prefix.vocab` (for people to read)."""
-        lines = [FORMAT_HEADER, f"kind {type(self).__name__}", f"pattern {json.dumps(self.pattern)}"]
-        lines.append(f"special_tokens {len(self.special_tokens)}")
-        lines += [f"{json.dumps(t)} {i}" for t, i in self.special_tokens.items()]
-        if self.byte_shuffle == IDENTITY_BYTES:
-            lines.append("byte_shuffle identity")
-        else:
-            lines.append("byte_shuffle " + " ".join(map(str, self.byte_shuffle)))
-        lines.append(f"merges {len(self.merges)}")
-        lines += [f"{p0} {p1} {idx}" for (p0, p1), idx in self.merges.items()]
-        with open(f"{prefix}.model", "w", encoding="utf-8") as f:
-            f.write("\n".join(lines) + "\n")
-        with open(f"{prefix}.vocab", "w", encoding="utf-8") as f:
-            f.write(self._vocab_listing())
-        return f"{prefix}.model"
+        """Write `prefix.model` (to load later) and `prefix.vocab` (for people to read).
 
-    def _vocab_listing(self):
-        children = {idx: pair for pair, idx in self.merges.items()}
-        rows = []
-        for idx, token in sorted(self.vocab.items()):
-            if idx in children:
-                p0, p1 = children[idx]
-                rows.append(f"[{render_token(self.vocab[p0])}][{render_token(self.vocab[p1])}] "
-                            f"-> [{render_token(token)}] {idx}")
-            else:
-                rows.append(f"[{render_token(token)}] {idx}")
-        return "\n".join(rows) + "\n"
+        >>> tok.save(tmp_path / "mytok")  # doctest: +ELLIPSIS
+        '.../mytok.model'
+        """
+        return write_model(self, prefix)
 
     def load(self, path):
-        """Read a `.model` file written by save(); fills this tokenizer and returns it."""
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().splitlines()
-        if not lines or not lines[0].startswith("bpe-course tokenizer"):
-            raise ValueError(f"{path} is not a bpe-course tokenizer file (it should start with {FORMAT_HEADER!r})")
-        if lines[0] != FORMAT_HEADER:
-            raise ValueError(f"{path} has format {lines[0]!r}; this version reads {FORMAT_HEADER!r}")
-        rows = iter(lines[1:])
-        next(rows)  # kind: informational
-        pattern = json.loads(_field(next(rows), "pattern"))
-        if pattern != self.pattern and type(self).pattern is None and pattern is not None:
+        """Read a `.model` file (bpe_ref's v1 or v2, or minbpe's); fills this tokenizer and returns it.
+
+        >>> RegexTokenizer().load(tmp_path / "mytok.model").merges == tok.merges
+        True
+        """
+        model = read_model(path)
+        if model.pattern is not None and type(self).pattern is None:
             raise ValueError(f"{path} was saved with a split pattern; load it with RegexTokenizer")
-        self.pattern = pattern
-        specials = {}
-        for _ in range(int(_field(next(rows), "special_tokens"))):
-            token, idx = next(rows).rsplit(" ", 1)
-            specials[json.loads(token)] = int(idx)
-        shuffle = _field(next(rows), "byte_shuffle")
-        byte_shuffle = IDENTITY_BYTES if shuffle == "identity" else [int(x) for x in shuffle.split()]
-        merges = {}
-        for _ in range(int(_field(next(rows), "merges"))):
-            p0, p1, idx = map(int, next(rows).split())
-            merges[(p0, p1)] = idx
-        self.special_tokens = specials
-        self._set_merges(merges, byte_shuffle)
+        self.pattern = model.pattern
+        self.special_tokens = model.special_tokens
+        self._set_merges(model.merges, model.byte_shuffle, model.extra_tokens)
         return self
+
+
+def check_text(text):
+    """The text itself, or a TypeError that says what to pass instead."""
+    if not isinstance(text, str):
+        hint = " (decode bytes first: data.decode('utf-8'))" if isinstance(text, (bytes, bytearray)) else ""
+        raise TypeError(f"encode takes a str, got {type(text).__name__}{hint}")
+    return text
 
 
 def replace_surrogates(text):
@@ -269,32 +327,3 @@ def replace_surrogates(text):
     except UnicodeEncodeError:
         text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
     return text
-
-
-def _field(line, name):
-    key, _, value = line.partition(" ")
-    if key != name:
-        raise ValueError(f"tokenizer file: expected a {name!r} line, found {line[:60]!r}")
-    return value
-
-
-def special_token_regex(tokens):
-    """A regex matching any of `tokens`, longest first, captured as a group."""
-    ordered = sorted(tokens, key=len, reverse=True)
-    return regex.compile("(" + "|".join(regex.escape(t) for t in ordered) + ")")
-
-
-def raise_disallowed_special_token(token):
-    raise ValueError(
-        f"The text contains {token!r}, which is a special token, and special tokens are "
-        "disallowed by default.\n"
-        f"  - to encode it as the special token, pass allowed_special={{{token!r}}} (or allowed_special=\"all\");\n"
-        f"  - to encode it as ordinary text, pass disallowed_special=() "
-        "(or leave this token out of disallowed_special)."
-    )
-
-
-def render_token(token):
-    """Show a token's bytes readably: invalid UTF-8 as U+FFFD, control characters escaped."""
-    text = token.decode("utf-8", errors="replace")
-    return "".join(ch if ch.isprintable() else f"\\u{ord(ch):04x}" for ch in text)

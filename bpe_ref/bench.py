@@ -3,6 +3,7 @@
     python -m bpe_ref.bench                   # the full run: 1 MB and 10 MB (a few minutes)
     python -m bpe_ref.bench --quick           # a smoke run on small slices
     python -m bpe_ref.bench --out bench.json  # where the figures go as JSON (the default)
+    python -m bpe_ref.bench --stream          # peak memory of encode_iterable over a 100 MB file
 
 The corpus needs no network: the course's multilingual text (tests/data/multilingual.txt),
 then the .txt, .rst and .py files of this Python's standard library, in sorted order, cut
@@ -33,10 +34,13 @@ MB = 1_000_000
 MULTILINGUAL = Path(__file__).resolve().parent.parent / "tests" / "data" / "multilingual.txt"
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 FULL = {"naive_mb": 1.0, "small_mb": 1.0, "large_mb": 10.0, "naive_vocab": 512,
+        "encode_mb": {"benchmark": 10.0, "multilingual": 4.0}, "stream_mb": 100,
         "vocabs": [1024, 4096], "repeats": 3}
 QUICK = {"naive_mb": 0.02, "small_mb": 0.1, "large_mb": 0.3, "naive_vocab": 300,
+         "encode_mb": {"benchmark": 0.3, "multilingual": 0.3}, "stream_mb": 5,
          "vocabs": [384, 512], "repeats": 1}
-TARGETS = {"fast_vs_naive_speedup": 100, "fast_over_hf_time": 3, "encode_vs_tiktoken": 0.5}
+TARGETS = {"fast_vs_naive_speedup": 100, "fast_over_hf_time": 3, "encode_vs_tiktoken": 0.5,
+           "encode_batch_vs_tiktoken": 1.0}
 
 # ------------------------------------------------------------------ corpus
 
@@ -108,6 +112,12 @@ def _proc_status_mb(field):
     raise OSError(f"no {field} in /proc/self/status")
 
 
+def cpu_seconds():
+    """CPU time of this process's threads and of its finished child processes (worker pools)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def measure(call, repeats):
     """Best wall and CPU times of `repeats` calls, the peak RSS rise (MB) during the first call,
     and what the last call returned."""
@@ -116,10 +126,10 @@ def measure(call, repeats):
         result = None
         gc.collect()
         base = reset_peak() if peak is None else None
-        wall, cpu = time.perf_counter(), time.process_time()
+        wall, cpu = time.perf_counter(), cpu_seconds()
         result = call()
         walls.append(time.perf_counter() - wall)
-        cpus.append(time.process_time() - cpu)
+        cpus.append(cpu_seconds() - cpu)
         if peak is None:
             peak = peak_mb() - base
     figures = {"seconds": min(walls), "cpu_seconds": min(cpus), "peak_mb": peak, "runs": repeats,
@@ -153,38 +163,127 @@ def job_hf_train(spec):
     return result
 
 
+ENCODING_CORPORA = ("benchmark", "multilingual")
+ENCODERS = ("tiktoken", "fast", "hf", "tiktoken_batch", "fast_batch")
+SCRIPTS = {  # letters to make words from, per script: (first, last) code point ranges
+    "latin": [(0x61, 0x7A), (0xE0, 0xFF)], "cyrillic": [(0x430, 0x44F)], "greek": [(0x3B1, 0x3C9)],
+    "arabic": [(0x627, 0x64A)], "hebrew": [(0x5D0, 0x5EA)], "devanagari": [(0x915, 0x939), (0x93E, 0x94C)],
+    "thai": [(0xE01, 0xE2E)], "hangul": [(0xAC00, 0xD7A3)], "han": [(0x4E00, 0x9FFF)], "emoji": [(0x1F600, 0x1F64F)],
+}
+
+
+def multilingual_corpus(megabytes, seed=0):
+    """A harder text to encode than the benchmark corpus: many scripts, many distinct words.
+
+    Made the same way everywhere, with no network: for each script a lexicon of 20,000 made-up
+    words (1-7 letters), drawn with Zipf's law (the k-th word 1/k as often as the first), so
+    that some words repeat and most are rare, with spaces, punctuation, numbers and line
+    breaks; documents of 2,800 words, mostly in one script. About one chunk in five is new
+    to the chunk cache, against one in twenty in the benchmark corpus: the hard case.
+    """
+    import random
+
+    rng = random.Random(seed)
+    lexicons = {name: [_made_up_word(rng, ranges) for _ in range(LEXICON)] for name, ranges in SCRIPTS.items()}
+    weights = [1 / (rank + 1) for rank in range(LEXICON)]
+    limit, size, docs = int(megabytes * MB), 0, []
+    while size < limit:
+        main, other = rng.sample(sorted(lexicons), 2)
+        words = rng.choices(lexicons[main], weights, k=2500) + rng.choices(lexicons[other], weights, k=300)
+        rng.shuffle(words)
+        doc = "".join(word + rng.choice(SEPARATORS) for word in words) + f" {rng.randint(0, 10**6)}\n"
+        docs.append(doc)
+        size += len(doc.encode("utf-8"))
+    return docs
+
+
+LEXICON = 20_000  # made-up words per script
+SEPARATORS = [" "] * 12 + [", ", ". ", "\n", "! ", " (", ") ", ": ", " 12 ", " 2024 ", "'s "]
+
+
+def _made_up_word(rng, ranges):
+    first, last = rng.choice(ranges)
+    return "".join(chr(rng.randint(first, last)) for _ in range(rng.randint(1, 7)))
+
+
+def encoding_corpus(spec):
+    """The documents an encoding job works on."""
+    if spec["corpus"] == "multilingual":
+        return multilingual_corpus(spec["mb"])
+    return corpus(spec["mb"])
+
+
 def job_encode(spec):
-    """Encode the documents with cl100k_base one at a time: tiktoken, ours or HF."""
+    """Encode the documents with cl100k_base: tiktoken, ours or HF, one document at a time on
+    one thread, or the whole list at once with the batch APIs on every core."""
     import bpe_ref
 
-    docs = corpus(spec["mb"])
+    docs = encoding_corpus(spec)
     enc = bpe_ref.get_encoding("cl100k_base")
-    if spec["encoder"] == "tiktoken":
-        encode = enc.encode_ordinary
-    elif spec["encoder"] == "fast":
-        tok = bpe_ref.from_tiktoken("cl100k_base")
-        encode = tok.encode_ordinary
+    encoder = spec["encoder"]
+    tok = bpe_ref.from_tiktoken("cl100k_base") if encoder.startswith("fast") else None
+    if encoder == "tiktoken":
+        encode_all = lambda: [enc.encode_ordinary(doc) for doc in docs]  # noqa: E731
+    elif encoder == "tiktoken_batch":
+        encode_all = lambda: enc.encode_ordinary_batch(docs)  # noqa: E731
+    elif encoder == "fast":
+        encode_all = lambda: [tok.encode_ordinary(doc) for doc in docs]  # noqa: E731
+    elif encoder == "fast_batch":
+        encode_all = lambda: tok.encode_ordinary_batch(docs)  # noqa: E731
     else:
         hf = hf_cl100k()
-
-        def encode(text):
-            return hf.encode(text, add_special_tokens=False).ids
-    encode("warm up")
+        encode_all = lambda: [e.ids for e in hf.encode_batch(docs, add_special_tokens=False)]  # noqa: E731
+        if spec.get("one_thread", True):
+            encode_all = lambda: [hf.encode(doc, add_special_tokens=False).ids for doc in docs]  # noqa: E731
 
     def run():
-        if spec["encoder"] == "fast":
+        if tok is not None:
             tok._cache.clear()  # every run starts with an empty chunk cache
-        for doc in docs:
-            encode(doc)
+        return encode_all()
 
-    result, _ = measure(run, spec["repeats"])
+    run()  # warm up: imports, thread and process pools, tiktoken's own caches
+    result, ids = measure(run, spec["repeats"])
+    expected = [enc.encode_ordinary(doc) for doc in docs]
     result["documents"] = len(docs)
-    result["mismatched_documents"] = sum(encode(doc) != enc.encode_ordinary(doc) for doc in docs)
-    result["token_count"] = sum(len(enc.encode_ordinary(doc)) for doc in docs)
+    result["megabytes"] = sum(len(doc.encode("utf-8")) for doc in docs) / MB
+    result["mismatched_documents"] = sum(got != want for got, want in zip(ids, expected))
+    result["token_count"] = sum(map(len, expected))
     return result
 
 
-JOBS = {"train": job_train, "hf_train": job_hf_train, "encode": job_encode}
+def job_stream(spec):
+    """Stream a file of lines through encode_iterable; peak memory against the file's size."""
+    import tempfile
+
+    import bpe_ref
+
+    tok = bpe_ref.from_tiktoken("cl100k_base")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "lines.txt"
+        size = write_lines_file(path, spec["mb"])
+
+        def stream():
+            with open(path, encoding="utf-8") as f:
+                return sum(1 for _ in tok.encode_iterable(f, disallowed_special=()))
+
+        result, count = measure(stream, 1)
+    result.update(file_megabytes=size / MB, token_count=count)
+    return result
+
+
+def write_lines_file(path, megabytes):
+    """A file of `megabytes` MB: the benchmark corpus's lines, over and over; its size in bytes."""
+    lines = "".join(corpus(min(megabytes, 10))).splitlines(keepends=True)
+    size = 0
+    with open(path, "w", encoding="utf-8") as f:
+        while size < megabytes * MB:
+            for line in lines:
+                f.write(line)
+                size += len(line.encode("utf-8"))
+    return size
+
+
+JOBS = {"train": job_train, "hf_train": job_hf_train, "encode": job_encode, "stream": job_stream}
 
 
 # ------------------------------------------------------------------ Hugging Face set-up
@@ -229,15 +328,9 @@ def hf_train(documents, vocab_size):
 
 def byte_level_chars():
     """GPT-2's byte -> printable character table, which HF's ByteLevel uses."""
-    printable = [*range(33, 127), *range(161, 173), *range(174, 256)]
-    chars, extra = {}, 0
-    for b in range(256):
-        if b in printable:
-            chars[b] = chr(b)
-        else:
-            chars[b] = chr(256 + extra)
-            extra += 1
-    return chars
+    from bpe_ref import bytes_to_unicode
+
+    return bytes_to_unicode()
 
 
 def hf_cl100k():
@@ -287,9 +380,17 @@ def run_all(plan):
             rows[("fast", mb, vocab)] = run_job(
                 {"job": "train", "algorithm": "fast", "mb": mb, "vocab": vocab, "repeats": reps})
             rows[("hf", mb, vocab)] = run_job({"job": "hf_train", "mb": mb, "vocab": vocab, "repeats": reps})
-    for encoder in ("tiktoken", "fast", "hf"):
-        rows[("encode", encoder)] = run_job({"job": "encode", "encoder": encoder, "mb": plan["large_mb"],
-                                             "repeats": reps})
+    rows.update(run_encoding(plan))
+    return rows
+
+
+def run_encoding(plan):
+    """The encoding rows: every encoder on the benchmark corpus and on the multilingual one."""
+    rows = {}
+    for name in ENCODING_CORPORA:
+        for encoder in ENCODERS:
+            rows[("encode", name, encoder)] = run_job({"job": "encode", "encoder": encoder, "corpus": name,
+                                                       "mb": plan["encode_mb"][name], "repeats": plan["repeats"]})
     return rows
 
 
@@ -309,7 +410,19 @@ def summarise(plan, rows):
             if "error" not in fast and "error" not in hf:
                 shared = set(fast["tokens"]) & set(hf["tokens"])
                 ratios["shared_tokens"][key] = len(shared) / max(1, len(fast["tokens"]))
-    ratios["encode_vs_tiktoken"] = _ratios(rows[("encode", "tiktoken")], rows[("encode", "fast")])
+    ratios.update(encoding_ratios(rows))
+    return ratios
+
+
+def encoding_ratios(rows):
+    """Our throughput over tiktoken's: one thread against encode_ordinary, every core against
+    encode_ordinary_batch, per corpus."""
+    ratios = {"encode_vs_tiktoken": {}, "encode_batch_vs_tiktoken": {}}
+    for name in ENCODING_CORPORA:
+        ratios["encode_vs_tiktoken"][name] = _ratios(rows[("encode", name, "tiktoken")],
+                                                     rows[("encode", name, "fast")])
+        ratios["encode_batch_vs_tiktoken"][name] = _ratios(rows[("encode", name, "tiktoken_batch")],
+                                                           rows[("encode", name, "fast_batch")])
     return ratios
 
 
@@ -370,24 +483,52 @@ def _print_training(plan, rows, ratios):
             print(fmt_row(_train_line("HF     tokenizers BpeTrainer", rows[("hf", mb, vocab)], note), widths))
 
 
+ENCODER_LABELS = {
+    "tiktoken": "tiktoken encode_ordinary, one thread",
+    "fast": "fast   encode_ordinary, one thread, cold cache",
+    "hf": "HF     cl100k as an HF BPE, one thread",
+    "tiktoken_batch": "tiktoken encode_ordinary_batch, every core",
+    "fast_batch": "fast   encode_ordinary_batch, every core, cold",
+}
+
+
 def _print_encoding(plan, rows, ratios, megabytes):
-    print(f"\nENCODING (cl100k_base, {plan['large_mb']:g} MB, document by document, one thread)")
-    widths = [52, 6, 7, 7, 7, 60]
-    print(fmt_row(["what", "MB/s", "wall s", "cpu s", "peak MB", "note"], widths))
-    labels = {"tiktoken": "tiktoken encode_ordinary",
-              "fast": "fast   from_tiktoken(...).encode_ordinary, cold cache",
-              "hf": "HF     tokenizers, cl100k rebuilt as an HF BPE"}
-    for encoder, label in labels.items():
-        row = rows[("encode", encoder)]
-        if "error" in row:
-            print(fmt_row([label, "-", "-", "-", "-", "error: " + row["error"]], widths))
-            continue
-        note = f"mismatches vs tiktoken: {row['mismatched_documents']} of {row['documents']} documents"
-        if encoder == "fast" and ratios["encode_vs_tiktoken"]:
-            note = (f"{_pair(ratios['encode_vs_tiktoken'], '.2f')} tiktoken's throughput (target >= "
-                    f"{TARGETS['encode_vs_tiktoken']}x); " + note)
-        print(fmt_row([label, f"{megabytes / row['seconds']:.2f}", f"{row['seconds']:.2f}",
-                       f"{row['cpu_seconds']:.2f}", f"{row['peak_mb']:.1f}", note], widths))
+    widths = [48, 6, 6, 7, 7, 7, 60]
+    for name in ENCODING_CORPORA:
+        first = next(iter(rows[("encode", name, e)] for e in ENCODERS if "error" not in rows[("encode", name, e)]),
+                     {})
+        print(f"\nENCODING cl100k_base, {name} corpus ({first.get('megabytes', 0):.1f} MB in "
+              f"{first.get('documents', '?')} documents; from_tiktoken(...) against tiktoken and HF)")
+        print(fmt_row(["what", "MB", "MB/s", "wall s", "cpu s", "peak MB", "note"], widths))
+        for encoder in ENCODERS:
+            print(fmt_row(_encode_line(name, encoder, rows[("encode", name, encoder)], ratios), widths))
+
+
+def _encode_line(name, encoder, row, ratios):
+    label = ENCODER_LABELS[encoder]
+    if "error" in row:
+        return [label, "-", "-", "-", "-", "-", "error: " + row["error"]]
+    note = f"mismatches vs tiktoken: {row['mismatched_documents']} of {row['documents']} documents"
+    key = {"fast": "encode_vs_tiktoken", "fast_batch": "encode_batch_vs_tiktoken"}.get(encoder)
+    if key and ratios[key][name]:
+        against = "encode_ordinary_batch" if encoder == "fast_batch" else "encode_ordinary"
+        note = (f"{_pair(ratios[key][name], '.2f')} tiktoken {against}'s throughput "
+                f"(target >= {TARGETS[key]}x); " + note)
+    return [label, f"{row['megabytes']:.1f}", f"{row['megabytes'] / row['seconds']:.2f}", f"{row['seconds']:.2f}",
+            f"{row['cpu_seconds']:.2f}", f"{row['peak_mb']:.1f}", note]
+
+
+def run_stream(megabytes):
+    """--stream: encode_iterable over a file of lines; print and return its figures."""
+    row = run_job({"job": "stream", "mb": megabytes})
+    print(f"\nSTREAMING cl100k_base encode_iterable over a {megabytes:g} MB file of lines")
+    if "error" in row:
+        print("error: " + row["error"])
+        return row
+    print(f"file {row['file_megabytes']:.1f} MB, {row['token_count']} tokens in {row['seconds']:.1f} s "
+          f"({row['file_megabytes'] / row['seconds']:.2f} MB/s); peak RSS rose by {row['peak_mb']:.1f} MB "
+          f"({row['peak_mb'] / row['file_megabytes']:.3f} MB per MB of input)")
+    return row
 
 
 def _pair(ratio, spec):
@@ -406,6 +547,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bpe_ref.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a small smoke run")
     parser.add_argument("--out", default="bench.json", help="where to write the figures as JSON")
+    parser.add_argument("--encoding", action="store_true", help="only the encoding rows")
+    parser.add_argument("--stream", action="store_true", help="only encode_iterable's memory over a file of lines")
     parser.add_argument("--job", help=argparse.SUPPRESS)  # internal: run one job, print JSON
     args = parser.parse_args(argv)
     if args.job:
@@ -414,6 +557,10 @@ def main(argv=None):
         return
     started = time.perf_counter()
     plan = QUICK if args.quick else FULL
+    if args.stream or args.encoding:
+        run_part(plan, args)
+        print(f"\nwhole run: {time.perf_counter() - started:.0f} s")
+        return
     info = {"corpus": describe_corpus(plan["large_mb"]),
             "machine": {"python": platform.python_version(), "platform": platform.platform(),
                         "cpus": os.cpu_count()},
@@ -427,6 +574,15 @@ def main(argv=None):
                "rows": [_without_tokens(row) for row in rows.values()]}
     with open(args.out, "w", encoding="utf-8") as f:
         json.dump(figures, f, indent=2)
+
+
+def run_part(plan, args):
+    """--stream or --encoding alone: the rows, printed; nothing written."""
+    if args.stream:
+        run_stream(plan["stream_mb"])
+        return
+    rows = run_encoding(plan)
+    _print_encoding(plan, rows, encoding_ratios(rows), None)
 
 
 def _without_tokens(row):

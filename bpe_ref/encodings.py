@@ -2,15 +2,19 @@
 `from_tiktoken`, which rebuilds a RegexTokenizer from an encoding's ranks.
 
 tiktoken looks for `$TIKTOKEN_CACHE_DIR/<sha1 of the download URL>` before it downloads, and
-checks the file's SHA-256. bpe_ref/data/tiktoken_cache holds the three files under those
+checks the file's SHA-256. bpe_ref/data/tiktoken_cache holds the three rank files under those
 names, so pointing TIKTOKEN_CACHE_DIR there (done on `import bpe_ref` when the variable is
-unset) makes `tiktoken.get_encoding` work with no network, on any machine.
+unset) makes `tiktoken.get_encoding` work with no network, on any machine. tiktoken's own
+"gpt2" reads GPT-2's encoder.json and vocab.bpe instead; no package ships them, but they are
+the r50k_base ranks in another dress, so they are written into the cache, byte for byte, the
+first time they are missing (`ensure_gpt2_files`).
 """
 
 import functools
 import hashlib
+import base64
 import os
-import shutil
+import uuid
 from pathlib import Path
 
 from .patterns import GPT2_SPECIAL_TOKENS, GPT2_SPLIT_PATTERN
@@ -18,6 +22,7 @@ from .regex_tokenizer import RegexTokenizer
 
 CACHE_DIR = Path(__file__).parent / "data" / "tiktoken_cache"
 BASE_URL = "https://openaipublic.blob.core.windows.net/encodings/"
+GPT2_URL = "https://openaipublic.blob.core.windows.net/gpt-2/encodings/main/"
 
 # name -> SHA-256 that tiktoken itself expects for the file
 RANK_FILES = {
@@ -25,49 +30,115 @@ RANK_FILES = {
     "cl100k_base": "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
     "o200k_base": "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
 }
+# GPT-2's own files, which tiktoken's "gpt2" reads, and the SHA-256 it expects of each
+GPT2_FILES = {
+    "encoder.json": "196139668be63f3b5d6574427317ae82f612a97c5d1cdaf36ed2256dbf636783",
+    "vocab.bpe": "1ce1664773c50f3e0cc8842619a93edc4624525b728b188a9e0be33b7726adc5",
+}
 ENCODING_NAMES = ("gpt2", "r50k_base", "cl100k_base", "o200k_base")
 
 
 def cache_file_name(name):
-    """The file name tiktoken gives the cached download of `name`."""
-    return hashlib.sha1(f"{BASE_URL}{name}.tiktoken".encode()).hexdigest()
+    """The file name tiktoken gives the cached download of `name` (an encoding or a GPT-2 file)."""
+    url = f"{GPT2_URL}{name}" if name in GPT2_FILES else f"{BASE_URL}{name}.tiktoken"
+    return hashlib.sha1(url.encode()).hexdigest()
 
 
 def verify_rank_file(name, path):
-    """Raise if the file at `path` is not the exact rank file tiktoken expects for `name`."""
+    """Raise if the file at `path` is not the exact file tiktoken expects for `name`."""
+    expected = GPT2_FILES.get(name) or RANK_FILES[name]
     digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    if digest != RANK_FILES[name]:
-        raise ValueError(f"{path} is not {name}: SHA-256 {digest}, expected {RANK_FILES[name]}")
+    if digest != expected:
+        raise ValueError(f"{path} is not {name}: SHA-256 {digest}, expected {expected}")
 
 
 def use_offline_cache():
-    """Make tiktoken find the shipped rank files instead of downloading them.
+    """Make tiktoken find the shipped rank files and GPT-2's files instead of downloading them.
 
-    With no cache variable set, point TIKTOKEN_CACHE_DIR at the shipped files. If the user
-    chose a cache directory, copy the verified files into it where they are missing.
+    With no cache variable set, point TIKTOKEN_CACHE_DIR at the shipped files (or, if that
+    folder is read-only and lacks GPT-2's files, at a copy in the user's cache folder). If the
+    user chose a cache directory, put the verified files into it where they are missing.
     """
-    if "TIKTOKEN_CACHE_DIR" not in os.environ and "DATA_GYM_CACHE_DIR" not in os.environ:
-        os.environ["TIKTOKEN_CACHE_DIR"] = str(CACHE_DIR)
-        return
     target = os.environ.get("TIKTOKEN_CACHE_DIR", os.environ.get("DATA_GYM_CACHE_DIR"))
-    if not target or Path(target).resolve() == CACHE_DIR.resolve():
-        return  # caching disabled by the user, or already ours
-    for name in RANK_FILES:
-        destination = Path(target) / cache_file_name(name)
-        if not destination.exists():
-            try:
-                destination.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(CACHE_DIR / cache_file_name(name), destination)
-            except OSError:
-                pass  # read-only cache: tiktoken will fetch it itself where it can
+    if target is None:
+        os.environ["TIKTOKEN_CACHE_DIR"] = str(CACHE_DIR)
+        if not ensure_gpt2_files(CACHE_DIR) and fill_cache(user_cache_dir()):
+            os.environ["TIKTOKEN_CACHE_DIR"] = str(user_cache_dir())
+    elif target and Path(target).resolve() == CACHE_DIR.resolve():
+        ensure_gpt2_files(CACHE_DIR)  # set by course.py, say
+    elif target:
+        fill_cache(Path(target))  # an empty target disables tiktoken's cache: nothing to do
+
+
+def user_cache_dir():
+    """Where the files go when the package's own folder cannot be written to."""
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "bpe-course" / "tiktoken_cache"
+
+
+def fill_cache(folder):
+    """Copy the rank files into `folder` and write GPT-2's files there; True if all are there."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in RANK_FILES:
+            destination = folder / cache_file_name(name)
+            if not destination.exists():
+                _write_atomically(destination, (CACHE_DIR / cache_file_name(name)).read_bytes())
+    except OSError:
+        return False  # read-only cache: tiktoken will fetch what it can itself
+    return ensure_gpt2_files(folder)
+
+
+def ensure_gpt2_files(folder):
+    """Write GPT-2's encoder.json and vocab.bpe into tiktoken's cache `folder` if missing.
+
+    They are made from the r50k_base ranks and checked against the SHA-256 tiktoken expects
+    before they are written. True if both are there afterwards.
+    """
+    paths = {name: Path(folder) / cache_file_name(name) for name in GPT2_FILES}
+    if all(path.exists() for path in paths.values()):
+        return True
+    from .gpt2_files import gpt2_file_texts
+
+    texts = gpt2_file_texts(_gpt2_from_ranks())
+    try:
+        for (name, path), text in zip(paths.items(), texts):
+            data = text.encode("utf-8")
+            if hashlib.sha256(data).hexdigest() != GPT2_FILES[name]:
+                raise ValueError(f"the {name} made from r50k_base is not GPT-2's; please report this")
+            _write_atomically(path, data)
+    except OSError:
+        return False
+    return True
+
+
+def _gpt2_from_ranks():
+    """GPT-2's tokenizer from the shipped r50k_base rank file (read here, not through tiktoken,
+    which would look at the cache being filled)."""
+    ranks = {}
+    for line in (CACHE_DIR / cache_file_name("r50k_base")).read_bytes().splitlines():
+        token, rank = line.split()
+        ranks[base64.b64decode(token)] = int(rank)
+    tok = RegexTokenizer(GPT2_SPLIT_PATTERN)
+    tok._set_merges(recover_merges(ranks), [ranks[bytes([b])] for b in range(256)])
+    tok.register_special_tokens(GPT2_SPECIAL_TOKENS)
+    return tok
+
+
+def _write_atomically(path, data):
+    """Write to a temporary name, then rename: a reader never sees half a file."""
+    temporary = path.with_name(f"{path.name}.{uuid.uuid4().hex}.tmp")
+    try:
+        temporary.write_bytes(data)
+        os.replace(temporary, path)
+    finally:
+        if temporary.exists():
+            temporary.unlink()
 
 
 @functools.lru_cache(maxsize=None)
 def get_encoding(name):
     """The tiktoken Encoding for 'gpt2', 'r50k_base', 'cl100k_base' or 'o200k_base', offline.
-
-    'gpt2' is served from the r50k_base ranks, which are GPT-2's (tiktoken's own 'gpt2'
-    wants two other files that no package ships).
 
     >>> get_encoding("cl100k_base").encode("hello world")
     [15339, 1917]
@@ -77,9 +148,9 @@ def get_encoding(name):
     if name not in ENCODING_NAMES:
         raise ValueError(f"unknown encoding {name!r}; choose one of {', '.join(ENCODING_NAMES)}")
     use_offline_cache()
-    if name != "gpt2":
+    if name != "gpt2" or _gpt2_files_cached():
         return tiktoken.get_encoding(name)
-    r50k = tiktoken.get_encoding("r50k_base")
+    r50k = tiktoken.get_encoding("r50k_base")  # GPT-2's ranks, should its files be out of reach
     return tiktoken.Encoding(
         name="gpt2",
         pat_str=GPT2_SPLIT_PATTERN,
@@ -87,6 +158,11 @@ def get_encoding(name):
         special_tokens=dict(GPT2_SPECIAL_TOKENS),
         explicit_n_vocab=50257,
     )
+
+
+def _gpt2_files_cached():
+    folder = Path(os.environ.get("TIKTOKEN_CACHE_DIR", ""))
+    return all((folder / cache_file_name(name)).exists() for name in GPT2_FILES)
 
 
 def bpe(mergeable_ranks, token, max_rank):

@@ -4,10 +4,10 @@ Splitting keeps merges from crossing word, number and punctuation boundaries,
 so 'dog.', 'dog!' and 'dog?' all share the token for 'dog'.
 """
 
-import regex
-
 from .base import Tokenizer
 from .patterns import GPT4_SPLIT_PATTERN
+from .unicode_classes import split_regex
+from .vocab_layout import layout_from_vocab
 
 
 class RegexTokenizer(Tokenizer):
@@ -17,6 +17,25 @@ class RegexTokenizer(Tokenizer):
         super().__init__()
         self.pattern = pattern
 
+    @classmethod
+    def from_vocab(cls, vocab, merges, *, pattern, special_tokens=None):
+        """A tokenizer from a vocab (id -> bytes) in any id layout and merges ranked by their order.
+
+        `merges` lists pairs of byte strings, best first, as GPT-2's vocab.bpe, Hugging Face's
+        merges or CS336's do. `special_tokens` is a list of strings (ids from the vocab, or
+        new ones after it) or a dict str -> id. Tokens of the vocab that are neither bytes,
+        merges nor special still decode.
+
+        >>> tok = RegexTokenizer.from_vocab(vocab, [(b"h", b"i")], pattern=GPT4_SPLIT_PATTERN)
+        >>> tok.decode(tok.encode("hi")) == "hi"
+        True
+        """
+        layout = layout_from_vocab(vocab, merges, special_tokens)
+        tok = cls(pattern)
+        tok.special_tokens = layout.special_tokens
+        tok._set_merges(layout.merges, layout.byte_shuffle, layout.extra_tokens)
+        return tok
+
     @property
     def pattern(self):
         return self._pattern
@@ -24,11 +43,12 @@ class RegexTokenizer(Tokenizer):
     @pattern.setter
     def pattern(self, pattern):
         self._pattern = pattern
-        self._compiled = regex.compile(pattern) if pattern else None
+        self._compiled = split_regex(pattern) if pattern else None
         self._cache = {}
 
     def split(self, text):
-        """The chunks of `text` under this tokenizer's pattern, i.e. regex.findall."""
+        """The chunks of `text` under this tokenizer's pattern: regex.findall, with \\p{L}, \\p{N}
+        and \\p{M} read as tiktoken reads them (bpe_ref.unicode_classes)."""
         if self._compiled is None:
             return super().split(text)
         return self._compiled.findall(text)

@@ -42,7 +42,7 @@ def test_rank_files_are_the_ones_tiktoken_expects():
 
 
 def test_tiktoken_itself_loads_offline():
-    for name in ["r50k_base", "cl100k_base", "o200k_base"]:
+    for name in ["gpt2", "r50k_base", "cl100k_base", "o200k_base"]:
         assert tiktoken.get_encoding(name).encode("hello world")
 
 
@@ -122,7 +122,8 @@ def test_hypothesis_parity(text):
 
 
 def test_nothing_is_downloaded(tmp_path):
-    """With every proxy pointing nowhere and no cache variable set, all encodings still load."""
+    """With every proxy pointing nowhere and no cache variable set, all encodings still load,
+    tiktoken's own "gpt2" (GPT-2's encoder.json and vocab.bpe) included."""
     import os
     import subprocess
     import sys
@@ -131,7 +132,7 @@ def test_nothing_is_downloaded(tmp_path):
     dead = "http://127.0.0.1:9"
     env.update(HTTP_PROXY=dead, HTTPS_PROXY=dead, http_proxy=dead, https_proxy=dead, NO_PROXY="", TMPDIR=str(tmp_path))
     code = ("import bpe_ref, tiktoken\n"
-            "for n in ['r50k_base', 'cl100k_base', 'o200k_base']: assert tiktoken.get_encoding(n).encode('hi')\n"
+            "for n in ['gpt2', 'r50k_base', 'cl100k_base', 'o200k_base']: assert tiktoken.get_encoding(n).encode('hi')\n"
             "assert bpe_ref.get_encoding('gpt2').encode('hi')\n")
     result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-2000:]

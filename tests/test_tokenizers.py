@@ -99,8 +99,11 @@ def test_save_load_keeps_a_custom_pattern(tmp_path):
 
 def test_load_rejects_other_files(tmp_path):
     bad = tmp_path / "bad.model"
-    bad.write_text("minbpe v1\n", encoding="utf-8")
+    bad.write_text("sentencepiece\n", encoding="utf-8")
     with pytest.raises(ValueError, match="not a bpe-course tokenizer file"):
+        RegexTokenizer().load(bad)
+    bad.write_text("minbpe v1\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="not in minbpe's format"):
         RegexTokenizer().load(bad)
     bad.write_text("bpe-course tokenizer v9\n", encoding="utf-8")
     with pytest.raises(ValueError, match="this version reads"):
