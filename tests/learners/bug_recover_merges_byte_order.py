@@ -1,5 +1,9 @@
 """BUG in recover_merges: takes a single byte's id to be its byte value, but tiktoken's byte
-tokens are shuffled (rank of b'\x00' need not be 0). (decode is right.)"""
+tokens are shuffled (rank of b'\x00' need not be 0). (decode is right.)
+
+expect: decode pass, recover_merges fail
+cause: recover_merges byte_values
+"""
 
 
 def decode(ids, vocab):

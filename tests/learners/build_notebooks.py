@@ -42,7 +42,9 @@ DECODE = '''def decode(ids, vocab):
 # ---------------------------------------------------------------------------- a course notebook
 
 GOOD_NOTEBOOK = [
-    Md("# 04 · Naive BPE\nEvery exercise is done; each one is followed by its check."),
+    Md("# 04 · Naive BPE\nEvery exercise is done; each one is followed by its check.\n\n"
+       "expect: to_hex pass, from_hex pass, utf8_encode pass, get_stats pass, merge pass, train pass, "
+       "build_vocab pass, decode pass, encode pass"),
     ("from bpe_ref.grade import check, check_all\n"
      "from bpe_ref import GPT4_SPLIT_PATTERN  # the patterns are data, not code: allowed"),
     Md("## 1. Hexadecimal"),
@@ -168,35 +170,47 @@ def workbook(intro, choose):
 NOTEBOOKS = {
     "good_notebook.ipynb": ({"exercises": ["to_hex", "from_hex", "utf8_encode", "get_stats", "merge",
                                            "train", "build_vocab", "decode", "encode"]}, GOOD_NOTEBOOK),
-    "workbook_good.ipynb": ({}, workbook("# Weekly drill\nNaive BPE from scratch; all of it right.", "min")),
+    "workbook_good.ipynb": ({}, workbook(
+        "# Weekly drill\nNaive BPE from scratch; all of it right.\n\n"
+        "expect: get_stats pass, merge pass, decode pass, encode pass, merges pass, vocab pass", "min")),
     "workbook_bug_max_encode.ipynb": ({}, workbook(
-        "# Weekly drill\nBUG: encode uses `max` with `merges.get(p, inf)`, exactly as the seed workbook did.",
-        "max")),
+        "# Weekly drill\nBUG: encode uses `max` with `merges.get(p, inf)`, exactly as the seed workbook did.\n\n"
+        "expect: get_stats pass, merge pass, decode pass, merges pass, vocab pass, encode fail\n"
+        "cause: encode max_inf_default", "max")),
     "hostile_loop_top_cell.ipynb": ({}, [
-        Md("# An endless loop at top level in one cell; the other cells are still graded."),
+        Md("# An endless loop at top level in one cell; the other cells are still graded.\n\n"
+           "expect: get_stats pass, merge pass, decode pass\n"
+           "shows: notes the cell starting `import time`: still running after the time limit"),
         MERGE,
         "import time\nwhile True:\n    time.sleep(0.01)",
         GET_STATS,
         DECODE,
     ]),
     "hostile_syntax_cell.ipynb": ({}, [
-        Md("# One cell does not parse; the other cells are still graded."),
+        Md("# One cell does not parse; the other cells are still graded.\n\n"
+           "expect: get_stats pass, decode pass, merge error\n"
+           "shows: merge syntax error in the cell defining merge, line 1"),
         GET_STATS,
         "def merge(ids, pair, idx)\n    return [idx for _ in ids]",
         DECODE,
     ]),
     "hostile_print_top.ipynb": ({}, [
-        Md("# One cell prints megabytes at top level; the other cells are still graded."),
+        Md("# One cell prints megabytes at top level: the output is dropped, the code still runs.\n\n"
+           "expect: get_stats pass, merge pass\n"
+           "shows: notes the cell starting `for _ in range(50):` printed 25.0 MB; only the output was dropped"),
         GET_STATS,
         'for _ in range(50):\n    print("spam " * 100_000)',
         MERGE,
     ]),
     "hostile_bad_metadata.ipynb": ("drill", [
-        Md("# The course metadata was edited by hand into a string: the notebook is still a submission."),
+        Md("# The course metadata was edited by hand into a string: the notebook is still a submission.\n\n"
+           "expect: get_stats pass"),
         GET_STATS,
     ]),
     "hostile_stubs.ipynb": ({"exercises": ["get_stats", "merge", "train", "encode", "decode"]}, [
-        Md("# A learner copy half done: nbgrader-style stubs are `missing`, never `error`."),
+        Md("# A learner copy half done: nbgrader-style stubs are `missing`, never `error`.\n\n"
+           "expect: get_stats pass, decode pass, merge missing, train missing, encode missing\n"
+           "shows: merge not implemented yet\nshows: encode not defined"),
         GET_STATS,
         "def merge(ids, pair, idx):\n    # YOUR CODE HERE\n    raise NotImplementedError()",
         "def train(text, vocab_size):\n    # YOUR CODE HERE\n    raise NotImplementedError()",

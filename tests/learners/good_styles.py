@@ -1,5 +1,8 @@
 """Correct, but not the way the reference does it: Counter, recursion, bytearray, rank-order
-encoding, a tie-break that takes the LAST of the tied pairs. Every exercise must pass."""
+encoding, a tie-break that takes the LAST of the tied pairs. Every exercise must pass.
+
+expect: to_hex pass, from_hex pass, u_plus pass, from_u_plus pass, utf8_encode pass, get_stats pass, merge pass, train pass, build_vocab pass, decode pass, encode pass, split_text pass, train_regex pass, encode_ordinary pass, encode_special pass, recover_merges pass
+"""
 
 from collections import Counter
 
