@@ -17,6 +17,7 @@ The notebooks are written by tests/learners/build_notebooks.py.
 import csv
 import io
 import json
+import linecache
 import runpy
 import subprocess
 import sys
@@ -316,3 +317,32 @@ def test_check_passes_every_exercise_of_a_correct_learner(minbpe, capsys):
         check(minbpe[name])
     out = capsys.readouterr().out
     assert out.count("✅") == len(ALL), out
+
+
+def kernel_cell(source, name):
+    """`name` defined the way JupyterLab's kernel defines it: compiled from a cell file of ipykernel."""
+    filename = "/tmp/ipykernel_4242/2718281828.py"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace = {}
+    exec(compile(source, filename, "exec"), namespace)
+    return namespace[name]
+
+
+def test_check_points_at_the_learners_line_not_inside_re(capsys):
+    split_text = kernel_cell("import re\n\n\ndef split_text(text, pattern):\n    return re.findall(pattern, text)\n",
+                             "split_text")
+    check(split_text)
+    out = capsys.readouterr().out
+    assert "(the cell defining split_text, line 5: return re.findall(pattern, text))" in out, out
+    assert "third-party `regex` module" in out
+
+
+def test_check_applies_the_by_hand_and_work_rules_in_the_kernel_too(capsys):
+    def checked(file, name):
+        check(learner(file)[name])
+        return capsys.readouterr().out
+
+    assert "uses '%x' % n (%-formatting)" in checked("bug_by_hand_shortcuts.py", "to_hex")
+    assert "(int with a base)" in checked("bug_by_hand_shortcuts_aliases.py", "from_hex")
+    assert "the work of a recount" in checked("bug_train_incremental_recount.py", "train_incremental")
+    assert checked("good_by_hand_helpers.py", "to_hex").startswith("✅ to_hex")

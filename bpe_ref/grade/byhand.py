@@ -64,7 +64,7 @@ def refuser(rule_name):
     def refuses(name, module, fn):
         root = (module or name).split(".")[0]
         if name in rule.calls or root in rule.modules:
-            return f"{name.removeprefix('builtins.')}()"
+            return f"{name.removeprefix('builtins.').lstrip('_')}()"
         if name == "str.format" and rule.format_letters and _formats_with(getattr(fn, "__self__", ""), rule):
             return f"{getattr(fn, '__self__', '')!r}.format()"
         return None
@@ -205,12 +205,17 @@ def _formats_by_percent(node, rule):
 
 
 def _conversion(node, rule, resolve):
-    """int(s, 16), bytes(text, "utf-8"), partial(int, base=16)...: a type doing the job."""
-    target, args, keywords = resolve(node.func), node.args, node.keywords
-    if target is functools.partial and args:
-        target, args = resolve(args[0]), args[1:]
+    """int(s, 16), bytes(text, "utf-8"), partial(int, base=16), or a partial object made earlier:
+    a type doing the job."""
+    target, args, keywords = resolve(node.func), len(node.args), {k.arg for k in node.keywords}
+    if target is functools.partial and node.args:
+        target, args = resolve(node.args[0]), args - 1
+    elif isinstance(target, functools.partial):
+        target, args, keywords = target.func, args + len(target.args), keywords | set(target.keywords)
     if target is None or not any(target is kind for kind in rule.conversions):
         return None
-    if len(args) >= 2 or any(k.arg in ("base", "encoding", "errors") for k in keywords):
-        return f"{ast.unparse(node)[:40]}"
+    if args >= 2 or keywords & {"base", "encoding", "errors"}:
+        if resolve(node.func) is target:
+            return ast.unparse(node)[:40]
+        return f"{ast.unparse(node)[:40]} ({target.__name__} with {'a base' if target is int else 'an encoding'})"
     return None

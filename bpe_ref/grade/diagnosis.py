@@ -56,14 +56,18 @@ class Probe:
         return (self.ex.checks_mutation and mutated) or self.ex.judge(self.inputs[i], value) is not None
 
     def differ(self, a, b, i):
-        return not same_behaviour(self.outputs[id(a.model)][i], self.outputs[id(b.model)][i],
-                                  mutation=self.ex.checks_mutation)
+        """Whether model a and model b behave differently on input i."""
+        return not same_behaviour(self.outputs[id(a)][i], self.outputs[id(b)][i], mutation=self.ex.checks_mutation)
+
+    def rivals(self):
+        """Every two models of two different bugs: some chosen input must tell them apart."""
+        return [(a, b) for x in self.bugs for y in self.bugs if x.name < y.name for a in x.models for b in y.models]
 
     def chosen(self):
         """Indices of the inputs to try: the failing one, then for each bug two where it is wrong,
-        and for each two bugs one where they differ (when the candidates have such inputs)."""
-        needs = {("wrong", b.name, k) for b in self.bugs for k in (0, 1)}
-        needs |= {("apart", a.name, b.name) for a in self.bugs for b in self.bugs if a.name < b.name}
+        and for each two models of different bugs one where they differ (when there is one)."""
+        needs = {("wrong", id(b.model), k) for b in self.bugs for k in (0, 1)}
+        needs |= {("apart", id(a), id(b)) for a, b in self.rivals()}
         picked = []
         for i in range(len(self.inputs)):
             met = self._needs_met(i, needs)
@@ -76,12 +80,9 @@ class Probe:
         met = set()
         for b in self.bugs:
             if self.wrong(b.model, i):
-                first = ("wrong", b.name, 0)
-                met.add(first if first in needs else ("wrong", b.name, 1))
-        for a in self.bugs:
-            for b in self.bugs:
-                if a.name < b.name and self.differ(a, b, i):
-                    met.add(("apart", a.name, b.name))
+                first = ("wrong", id(b.model), 0)
+                met.add(first if first in needs else ("wrong", id(b.model), 1))
+        met |= {("apart", id(a), id(b)) for a, b in self.rivals() if self.differ(a, b, i)}
         return met & needs
 
     def agrees(self, bug, learner):

@@ -18,6 +18,15 @@ HERE = Path(__file__).resolve().parent
 class Md(str):
     """A markdown cell; every plain string is a code cell."""
 
+
+class Given(str):
+    """A code cell the course gives ready-made (metadata bpe_course.given names what it defines)."""
+
+    def __new__(cls, source, *names):
+        cell = super().__new__(cls, source)
+        cell.names = list(names)
+        return cell
+
 GET_STATS = '''def get_stats(ids):
     counts = {}
     for pair in zip(ids, ids[1:]):
@@ -35,6 +44,16 @@ MERGE = '''def merge(ids, pair, idx):
             newids.append(ids[i])
             i += 1
     return newids'''
+
+ENCODE_MIN = '''def encode(text, merges):
+    ids = list(text.encode('utf-8'))
+    while len(ids) >= 2:
+        stats = get_stats(ids)
+        pair = min(stats, key=lambda p: merges.get(p, float('inf')))
+        if pair not in merges:
+            break
+        ids = merge(ids, pair, merges[pair])
+    return ids'''
 
 DECODE = '''def decode(ids, vocab):
     return b"".join(vocab[idx] for idx in ids).decode("utf-8", errors="replace")'''
@@ -202,6 +221,48 @@ NOTEBOOKS = {
         'for _ in range(50):\n    print("spam " * 100_000)',
         MERGE,
     ]),
+    "good_given_helpers.ipynb": ({"exercises": ["encode"]}, [
+        Md("# 06 · Encoding\nget_stats and merge are given (marked in the cells' metadata): the score counts "
+           "encode only, the workbook's one exercise.\n\nexpect: encode pass"),
+        Given(GET_STATS, "get_stats"),
+        Given(MERGE, "merge"),
+        ENCODE_MIN,
+        "check(encode)",
+    ]),
+    "bug_given_helpers_broken_encode.ipynb": ({"exercises": ["encode"]}, [
+        Md("# 06 · Encoding\nBUG in encode: it skips texts of two bytes or fewer. The given helpers are "
+           "not graded.\n\nexpect: encode fail\ncause: encode stops_at_two"),
+        Given(GET_STATS + "\n\n\n" + MERGE, "get_stats", "merge"),
+        ENCODE_MIN.replace("    ids = list(text.encode('utf-8'))\n",
+                           "    ids = list(text.encode('utf-8'))\n    if len(ids) <= 2:\n        return ids\n"),
+    ]),
+    "bug_encode_name_error.ipynb": ({}, [
+        Md("# A typo: encode calls get_stat, which no cell defines. The hint is about that NameError "
+           "and its line, not encode's usual advice.\n\nexpect: get_stats pass, merge pass, encode error\n"
+           "cause: encode none\nshows: encode `get_stat` does not exist when encode runs\n"
+           "shows: encode the cell defining encode, line 4: stats = get_stat(ids)"),
+        GET_STATS,
+        MERGE,
+        ENCODE_MIN.replace("stats = get_stats(ids)", "stats = get_stat(ids)"),
+    ]),
+    "bug_train_incremental_recount.ipynb": ({"exercises": ["train_incremental"]}, [
+        Md("# 10 · Fast BPE\nBUG: train_incremental calls the given get_stats on the whole list after every "
+           "merge: the merges are right, the work is the naive loop's.\n\nexpect: train_incremental fail\n"
+           "shows: train_incremental it does the work of a recount"),
+        Given(GET_STATS + "\n\n\n" + MERGE, "get_stats", "merge"),
+        '''def train_incremental(text, vocab_size):
+    ids = list(text.encode("utf-8"))
+    counts = get_stats(ids)
+    merges = {}
+    for idx in range(256, vocab_size):
+        if not counts:
+            break
+        pair = max(counts, key=counts.get)
+        ids = merge(ids, pair, idx)
+        counts = get_stats(ids)  # "updated": in fact recounted from scratch
+        merges[pair] = idx
+    return merges''',
+    ]),
     "hostile_bad_metadata.ipynb": ("drill", [
         Md("# The course metadata was edited by hand into a string: the notebook is still a submission.\n\n"
            "expect: get_stats pass"),
@@ -228,6 +289,8 @@ def build(cells, metadata):
         nb.metadata["bpe_course"] = metadata
     for number, source in enumerate(cells):
         cell = (new_markdown_cell if isinstance(source, Md) else new_code_cell)(str(source))
+        if isinstance(source, Given):
+            cell.metadata["bpe_course"] = {"given": source.names}
         cell.id = f"cell-{number}"
         nb.cells.append(cell)
     return nb

@@ -37,6 +37,16 @@ def leftmost_known(ids, merges):
     return known[0] if known else None
 
 
+def encode_leftmost_occurrence(text, merges):
+    """Merge only the leftmost occurrence of the leftmost known pair, then look again."""
+    ids = list(text.encode("utf-8"))
+    while True:
+        at = next((i for i in range(len(ids) - 1) if (ids[i], ids[i + 1]) in merges), None)
+        if at is None:
+            return ids
+        ids = ids[:at] + [merges[ids[at], ids[at + 1]]] + ids[at + 2:]
+
+
 def max_with_inf_default(ids, merges):
     pair = max(naive.get_stats(ids), key=lambda p: merges.get(p, INF))
     return pair if pair in merges else None
@@ -98,10 +108,9 @@ ENCODE_BUGS = (
     Bug("most_frequent", "you merge the pair that occurs most often; encode merges the pair with the lowest "
                          "merge id, however often it occurs (frequency only matters in training)",
         encode_picking(most_frequent)),
-    Bug("leftmost_known", "you merge the first known pair from the left; merge the known pair with the lowest "
-                          "merge id, wherever it is in the text", encode_picking(leftmost_known)),
-    Bug("by_position", "you merge pairs in the order you meet them, left to right; each step must merge the "
-                       "pair with the lowest merge id among all pairs present", encode_by_position),
+    Bug("leftmost_known", "you choose pairs by their position, the first known pair from the left; choose by "
+                          "rank: among all pairs present, merge the one with the lowest merge id, wherever it is",
+        encode_picking(leftmost_known), also=(encode_leftmost_occurrence, encode_by_position)),
     Bug("stops_at_two", "two ids can still merge into one (a two-byte text may be a single token): keep "
                         "merging while len(ids) >= 2",
         encode_picking(lowest_rank, while_at_least=3), also=(encode_picking(lowest_rank, skip_up_to=2),)),

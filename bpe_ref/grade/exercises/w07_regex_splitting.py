@@ -131,7 +131,9 @@ def per_chunk(bug):
 
 def competing_texts(merges, limit=40):
     """Texts where two learned merges compete for a shared token: a b c with (a, b) and (b, c)
-    both merges. Only the lowest-rank-first order gets all of these right."""
+    both merges, and the same with one of the two pairs repeated (a b c b c, a b a b c), so that
+    the most frequent pair is sometimes the lowest-ranked one and sometimes not. Only the
+    lowest-rank-first order gets all of these right."""
     vocab = naive.build_vocab(merges)
     by_first = {}
     for (q0, q1) in merges:
@@ -139,8 +141,9 @@ def competing_texts(merges, limit=40):
     found = []
     for (p0, p1) in merges:
         for q1 in by_first.get(p1, []):
-            found.append((vocab[p0] + vocab[p1] + vocab[q1]).decode("utf-8", errors="replace"))
-    return list(dict.fromkeys(found))[:limit]
+            a, b, c = vocab[p0], vocab[p1], vocab[q1]
+            found += [a + b + c, a + b + c + b + c, a + b + a + b + c]
+    return [t.decode("utf-8", errors="replace") for t in dict.fromkeys(found)][:limit]
 
 
 reference_encode_ordinary = chunk_encoder(naive.encode)
