@@ -17,19 +17,27 @@ ICONS = {"pass": "✅", "fail": "❌", "error": "💥", "timeout": "⏰", "missi
 
 
 class DirectCaller:
-    """The engine's way to run a learner function here in the kernel, before a deadline."""
+    """The engine's way to run a learner function here in the kernel, before a deadline.
 
-    def __init__(self, fn, deadline):
-        self.fn, self.deadline = fn, deadline
+    For an exercise of several functions, `combine(call, args)` runs them, found in `namespace`.
+    """
+
+    def __init__(self, fn, deadline, combine=None, namespace=None):
+        self.fn, self.deadline, self.combine, self.namespace = fn, deadline, combine, namespace
 
     def seconds(self):
         return self.deadline - time.monotonic()
 
     def call(self, args, rule=None):
+        if self.combine:
+            return self.combine(lambda name, arguments: self.call_function(self.namespace[name], arguments), args)
+        return self.call_function(self.fn, args, rule)
+
+    def call_function(self, fn, args, rule=None):
         if self.seconds() <= 0:
             return Reply("timeout")
         refuses = byhand.refuser(rule) if rule else None
-        return reply_from(calling.call(self.fn, args, self.seconds(), refuses=refuses))
+        return reply_from(calling.call(fn, args, self.seconds(), refuses=refuses))
 
     def by_hand(self, rule):
         return byhand.static_shortcuts(self.fn, rule, calling.is_learner_file)
@@ -67,6 +75,12 @@ def grade_function(fn, name=None, timeout=5.0):
     return run_exercise(ex, DirectCaller(fn, time.monotonic() + timeout), timeout)
 
 
+def grade_combined(name, namespace, timeout=5.0):
+    """Grade an exercise made of several functions (save_load), found in `namespace`."""
+    ex = exercises.REGISTRY[name]
+    return run_exercise(ex, DirectCaller(None, time.monotonic() + timeout, ex.combine, namespace), timeout)
+
+
 def report(result):
     """The text a learner sees for one result."""
     icon = ICONS[result.status]
@@ -100,6 +114,8 @@ def check_all(namespace=None, timeout=5.0):
         namespace = inspect.currentframe().f_back.f_globals
     results = [grade_function(namespace[name], name, timeout)
                for name in exercises.CONTRACT if callable(namespace.get(name))]
+    results += [grade_combined(name, namespace, timeout) for name, ex in exercises.REGISTRY.items()
+                if ex.uses and all(callable(namespace.get(n)) for n in ex.uses)]
     if isinstance(namespace.get("merges"), dict):
         results += ModuleStyle.read(namespace.get).value_results()
     for result in results:

@@ -180,7 +180,7 @@ def failure(ex, attempt, finding):
     if not note and not isinstance(got, Raised):
         note = (ex.observe(args, got, finding["expected"]) if ex.observe else None) \
             or observation(finding["expected"], got)
-    shown = call_text(ex.name, args)
+    shown = call_text(ex.name, args) if not ex.uses else f"{ex.uses[-1]}(...) after {call_text(ex.uses[0], args)}"
     if isinstance(got, Raised):
         status, message = "error", f"{shown} {got!r}"
     elif finding["note"]:

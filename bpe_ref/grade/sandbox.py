@@ -194,12 +194,17 @@ class Sandbox:
 
 
 class SandboxCaller:
-    """The engine's way to run one exercise's function inside the sandbox, before a deadline."""
+    """The engine's way to run one exercise's function inside the sandbox, before a deadline.
 
-    def __init__(self, sandbox, name, deadline):
-        self.sandbox, self.name, self.deadline = sandbox, name, deadline
+    For an exercise of several functions, `combine(call, args)` runs them (call(name, args)).
+    """
+
+    def __init__(self, sandbox, name, deadline, combine=None):
+        self.sandbox, self.name, self.deadline, self.combine = sandbox, name, deadline, combine
 
     def call(self, args, rule=None):
+        if self.combine:
+            return self.combine(lambda name, arguments: self.sandbox.call(name, arguments, self.deadline), args)
         return self.sandbox.call(self.name, args, self.deadline, rule)
 
     def measure(self, text, vocab_size):

@@ -37,6 +37,9 @@ def graded_names(cells, metadata, defined):
     listed = set(metadata.get("exercises", [])) | set(exercises.workbook_exercises(str(metadata.get("workbook"))))
     own = {name for cell in cells for name in names_in(cell["source"]) if name not in cell["given"]}
     given = {name for cell in cells for name in cell["given"]}
+    for name, ex in exercises.REGISTRY.items():
+        if ex.uses and all(n in own or n in defined for n in ex.uses):
+            own.add(name)
     return [name for name in exercises.CONTRACT
             if name in listed or name in own or (name in defined and name not in given)]
 
@@ -49,6 +52,8 @@ def grade_loaded(sandbox, cells, metadata, loaded, timeout):
     for name in graded_names(cells, metadata, defined):
         if not loaded:
             results[name] = Result(name, "error", f"could not load the submission: {sandbox.load_failure}")
+        elif exercises.REGISTRY[name].uses:
+            results[name] = grade_combined(sandbox, name, timeout)
         elif name in defined:
             results[name] = grade_defined(sandbox, name, defined[name], style, timeout)
         elif name in written:
@@ -93,6 +98,15 @@ def grade_defined(sandbox, name, info, style, timeout):
             return Result(name, "error", f"{name}() takes one argument, so it reads module-level merges: {problem}")
         ex = style.exercise(name)
     return run_exercise(ex, SandboxCaller(sandbox, name, time.monotonic() + timeout), timeout)
+
+
+def grade_combined(sandbox, name, timeout):
+    """An exercise made of several functions (save_load): graded when all of them are defined."""
+    ex = exercises.REGISTRY[name]
+    absent = [n for n in ex.uses if sandbox.defined.get(n, {}).get("kind") != "callable"]
+    if absent:
+        return Result(name, "missing", f"define {' and '.join(absent)}")
+    return run_exercise(ex, SandboxCaller(sandbox, name, time.monotonic() + timeout, ex.combine), timeout)
 
 
 NEVER_RAN = {

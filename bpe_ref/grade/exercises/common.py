@@ -74,6 +74,8 @@ class Exercise:
     workbook: str = ""  # the workbook that teaches it, e.g. "04_naive_bpe"
     section: str = ""  # the heading of its exercise there, as the learner sees it
     task: str = ""  # one line: what to write (shown in the learner's stub)
+    uses: tuple = ()  # for an exercise of several functions: their names ...
+    combine: Callable = None  # ... and (call(name, args) -> Reply, args) -> the Reply judged
 
 
 def exercise(**kwargs):

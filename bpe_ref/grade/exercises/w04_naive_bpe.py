@@ -190,14 +190,19 @@ def replay(chunks, merges, vocab_size, first_id=256, pick=max, extra=0, most=Non
         best = pick(stats.values())
         if stats.get(pair, 0) != best or pair not in stats:
             top = pick(stats, key=stats.get)
-            return (f"merge #{step + 1} picked {pair!r}, which occurs {stats.get(pair, 0)} times, "
-                    f"but {top!r} occurs {best} times")
+            return (f"merge #{step + 1} picked {pair!r}, which occurs {count(stats.get(pair, 0), 'time')}, "
+                    f"but {top!r} occurs {count(best, 'time')}")
         chunks = [naive.merge(ids, pair, idx) for ids in chunks]
     if len(merges) > wanted:
-        return f"made {len(merges)} merges; vocab_size={vocab_size} allows {vocab_size - 256}"
+        return f"made {count(len(merges), 'merge')}; vocab_size={vocab_size} allows {vocab_size - 256}"
     if len(merges) < wanted and combined_stats(chunks):
-        return f"stopped after {len(merges)} merges, but {vocab_size - 256} were asked for and pairs were left"
+        return (f"stopped after {count(len(merges), 'merge')}, but {vocab_size - 256} were asked for "
+                "and pairs were left")
     return None
+
+
+def count(n, noun):
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def text_ids(args):
