@@ -346,3 +346,19 @@ def test_check_applies_the_by_hand_and_work_rules_in_the_kernel_too(capsys):
     assert "(int with a base)" in checked("bug_by_hand_shortcuts_aliases.py", "from_hex")
     assert "the work of a recount" in checked("bug_train_incremental_recount.py", "train_incremental")
     assert checked("good_by_hand_helpers.py", "to_hex").startswith("✅ to_hex")
+
+
+def test_the_sandbox_helpers_import_only_the_standard_library():
+    """The worker runs with python -I and loads these files by path: none may import bpe_ref."""
+    import ast
+    import sys as system
+
+    grade = Path(bpe_ref.naive.__file__).parent / "grade"
+    for name in ("worker.py", "calling.py", "byhand.py", "work.py", "wire.py"):
+        tree = ast.parse((grade / name).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                assert node.level == 0, f"{name}: relative import"
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                for module in [node.module] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]:
+                    assert module.split(".")[0] in system.stdlib_module_names, f"{name} imports {module}"

@@ -85,14 +85,17 @@ LIBRARY_FOLDERS = _library_folders()
 REFERENCE_FOLDERS, GRADER_FOLDER = _reference_folders()
 
 
-@functools.lru_cache(maxsize=4096)
 def is_learner_file(filename):
     """Whether code from `filename` is the learner's: not the standard library, not an installed
     package, not the course's own package, not frozen or generated code."""
+    return _outside(filename, LIBRARY_FOLDERS + REFERENCE_FOLDERS)
+
+
+@functools.lru_cache(maxsize=4096)
+def _outside(filename, folders):
     if filename.startswith("<"):
         return filename.startswith(("<cell", "<ipython-input"))
-    path = real_path(filename) if not filename.startswith("<") else filename
-    return not path.startswith(LIBRARY_FOLDERS + REFERENCE_FOLDERS)
+    return not real_path(filename).startswith(folders)
 
 
 # ---------------------------------------------------------------------------- the learner's line

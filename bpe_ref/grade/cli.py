@@ -16,7 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 from .exercises import CONTRACT
 from .submission import grade_file  # noqa: F401  (the public entry point, used by _grade)
 
-WIDTH = 16
+WIDTH = max(len(name) for name in CONTRACT)
 
 
 def parse_args(argv):

@@ -56,13 +56,21 @@ exercise(
 # ---------------------------------------------------------------------------- merge
 
 
-def merge_overlapping(ids, pair, idx):
-    """After a match, move on by one: matches overlap ([5, 5, 5] -> [256, 256, 5])."""
-    out, i = [], 0
-    while i < len(ids):
-        out.append(idx if i + 1 < len(ids) and (ids[i], ids[i + 1]) == pair else ids[i])
-        i += 1
-    return out
+def merge_model(step=2, to_the_end=True, bounded=True):
+    """merge with one classic slip (defaults: right). step: how far to move after a match (1 lets
+    matches overlap: [5, 5, 5] -> [256, 256, 5]); to_the_end: whether the walk reaches the last
+    id; bounded: whether i + 1 < len(ids) is checked before ids[i + 1] is read."""
+    def merge(ids, pair, idx):
+        out, i = [], 0
+        while i < (len(ids) if to_the_end else len(ids) - 1):
+            if (not bounded or i + 1 < len(ids)) and ids[i] == pair[0] and ids[i + 1] == pair[1]:
+                out.append(idx)
+                i += step
+            else:
+                out.append(ids[i])
+                i += 1
+        return out
+    return merge
 
 
 def merge_skipping_second_half(ids, pair, idx):
@@ -85,35 +93,11 @@ def merge_in_place(ids, pair, idx):
     return ids
 
 
-def merge_dropping_last(ids, pair, idx):
-    out, i = [], 0
-    while i < len(ids) - 1:
-        if (ids[i], ids[i + 1]) == pair:
-            out.append(idx)
-            i += 2
-        else:
-            out.append(ids[i])
-            i += 1
-    return out
-
-
 def merge_first_only(ids, pair, idx):
     for i in range(len(ids) - 1):
         if (ids[i], ids[i + 1]) == pair:
             return ids[:i] + [idx] + ids[i + 2:]
     return list(ids)
-
-
-def merge_unbounded(ids, pair, idx):
-    out, i = [], 0
-    while i < len(ids):
-        if ids[i] == pair[0] and ids[i + 1] == pair[1]:
-            out.append(idx)
-            i += 2
-        else:
-            out.append(ids[i])
-            i += 1
-    return out
 
 
 exercise(
@@ -127,14 +111,14 @@ exercise(
     hint="walk left to right; where ids[i], ids[i+1] is the pair, append idx and jump 2, else append ids[i]",
     bugs=(
         Bug("overlap", "matches overlap: after replacing a pair, skip both of its ids (i += 2)",
-            merge_overlapping, also=(merge_skipping_second_half,)),
+            merge_model(step=1), also=(merge_skipping_second_half,)),
         Bug("in_place", "build a new list and return it: changing `ids` itself changes the caller's list",
             merge_in_place),
         Bug("drops_last", "the last id is lost when it is not part of a match: walk while i < len(ids)",
-            merge_dropping_last),
+            merge_model(to_the_end=False)),
         Bug("first_only", "replace every occurrence of the pair, not only the first", merge_first_only),
         Bug("unbounded", "at the last position there is no ids[i + 1]: check i + 1 < len(ids) first",
-            merge_unbounded),
+            merge_model(bounded=False)),
     ),
     probes=lambda: [([1, 2, 1], (1, 2), 256), ([5, 5, 5, 5], (5, 5), 256), ([2, 1], (1, 2), 256),
                     ([1, 2, 1, 2], (1, 2), 256), ([3, 4, 1, 2], (1, 2), 256)],
