@@ -62,6 +62,8 @@ def grade_loaded(sandbox, cells, metadata, loaded, timeout):
             results[name] = Result(name, "missing", "not defined")
     if style is not None and "merges" in defined and defined["merges"]["kind"] == "value":
         results.update({r.name: r for r in style.value_results()})
+    if loaded:
+        results.update({r.name: r for r in ModuleStyle.missing(metadata.get("exercises", []), results)})
     return results
 
 
