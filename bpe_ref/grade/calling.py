@@ -100,14 +100,20 @@ def _outside(filename, folders):
 
 # ---------------------------------------------------------------------------- the learner's line
 
-def learner_frame(exc, is_learner=is_learner_file):
-    """The innermost traceback entry in learner code, or None (e.g. a call with wrong arguments)."""
-    found, tb = None, exc.__traceback__
+def learner_frames(exc, is_learner=is_learner_file):
+    """(the innermost traceback entry in learner code, the innermost in a named learner function):
+    the line to show, and the function to name it by (a comprehension or lambda has no name).
+    Both are None when the error is not in learner code (e.g. a call with wrong arguments)."""
+    found = named = None
+    tb = exc.__traceback__
     while tb is not None:
-        if is_learner(tb.tb_frame.f_code.co_filename):
+        code = tb.tb_frame.f_code
+        if is_learner(code.co_filename):
             found = tb
+            if not code.co_name.startswith("<") or code.co_name == "<module>":
+                named = tb
         tb = tb.tb_next
-    return found
+    return found, named or found
 
 
 def innermost_module(exc):
@@ -126,10 +132,10 @@ def error_info(exc, label_of, fn=None, is_learner=is_learner_file):
     """
     info = {"type": type(exc).__name__, "message": str(exc)[:300],
             "kinds": [c.__name__ for c in type(exc).__mro__], "where": None, "line": None}
-    tb = learner_frame(exc, is_learner)
+    tb, named = learner_frames(exc, is_learner)
     if tb is not None:
         code = tb.tb_frame.f_code
-        info["where"] = f"{label_of(code.co_filename, code.co_name)}, line {tb.tb_lineno}"
+        info["where"] = f"{label_of(code.co_filename, named.tb_frame.f_code.co_name)}, line {tb.tb_lineno}"
         info["line"] = linecache.getline(code.co_filename, tb.tb_lineno).strip()[:120] or None
         raised_here = tb.tb_next is None
         info["origin"] = "learner" if raised_here else innermost_module(exc)

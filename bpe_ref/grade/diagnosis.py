@@ -9,7 +9,7 @@ own code gets a hint about that exception and its line (`exception_hint`).
 import copy
 import re
 
-from .exercises.common import Raised, same
+from .exercises.common import Raised, same_order
 
 
 # ---------------------------------------------------------------------------- bug models
@@ -25,12 +25,14 @@ def run_model(model, args):
 
 
 def same_behaviour(model_out, learner_out, errors=(), mutation=False):
+    """Whether two (value or Raised, mutated) behaviours are the same: equal values, a dict's keys
+    in the same order; or raises of the model's exception type (or one of `errors`)."""
     (value, mutated), (got, got_mutated) = model_out, learner_out
     if mutation and mutated != got_mutated:
         return False
     if isinstance(value, Raised):
         return isinstance(got, Raised) and (got.is_a(value.type_name) or any(got.is_a(e) for e in errors))
-    return not isinstance(got, Raised) and same(got, value)
+    return not isinstance(got, Raised) and same_order(got, value)
 
 
 def _unique(inputs):
@@ -147,6 +149,8 @@ def exception_hint(name, signature, raised):
         return f"the recursion never reaches its base case{where}"
     if raised.is_a("ValueError") and re.search(r"(max|min)\(\) (arg|iterable argument) is an empty", message):
         return f"max()/min() got nothing to choose from{where}: handle the empty case before calling it"
+    if raised.is_a("UnicodeDecodeError"):
+        return f"{message}{where}: the bytes decoded there are not valid UTF-8 on their own"
     if raised.is_a("KeyError"):
         return f"the key {message} is not in that dict{where}: check it with `in`, or use .get()"
     if raised.is_a("IndexError"):

@@ -3,6 +3,8 @@ tokens are shuffled (rank of b'\x00' need not be 0). (decode is right.)
 
 expect: decode pass, recover_merges fail
 cause: recover_merges byte_values
+shows: recover_merges ranks(256 single bytes shuffled; b'aa': 256, b'aaa': 257, b'aaaa': 258)
+shows: recover_merges the token b'aa' (rank 256) is b'a' + b'a', the tokens of rank 158 and 158
 """
 
 

@@ -44,6 +44,8 @@ exercise(
             utf8_model(limits=(0x80, 0x801, 0x10000))),
         Bug("three_byte_limit", "three bytes hold up to U+FFFF: U+10000 already needs four (cp < 0x10000)",
             utf8_model(limits=(0x80, 0x800, 0x10001))),
+        Bug("no_four_bytes", "code points from U+10000 up need four bytes: 11110xxx, then three 10xxxxxx",
+            utf8_model(limits=(0x80, 0x800, 0x110000))),
         Bug("no_mask", "keep only the low 6 bits in every continuation byte: 0x80 | (cp >> 6) & 0x3F",
             utf8_model(mask=0xFFFFFF)),
         Bug("returns_list", "return bytes, not a list of ints: bytes(the_list)", utf8_model(as_bytes=False)),

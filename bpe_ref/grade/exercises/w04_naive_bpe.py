@@ -47,6 +47,8 @@ exercise(
             lambda ids: dict.fromkeys(zip(ids, ids[1:]), 1)),
         Bug("every_other", "step by one, not two: in [1, 2, 3] both (1, 2) and (2, 3) are pairs",
             stats_model(lambda ids: zip(ids[::2], ids[1::2]))),
+        Bug("reads_past_the_end", "the last id has no right neighbour: stop at range(len(ids) - 1), or use "
+                                  "zip(ids, ids[1:])", stats_model(lambda ids: [(ids[i], ids[i + 1]) for i in range(len(ids))])),
         Bug("wraps_around", "there is no pair from the last id back to the first",
             stats_model(lambda ids: zip(ids, ids[1:] + ids[:1]) if len(ids) > 1 else [])),
     ),

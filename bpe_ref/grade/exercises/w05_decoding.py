@@ -98,6 +98,8 @@ exercise(
                                                                per_token=True)),
         Bug("ignores_bad_bytes", "errors='replace', not 'ignore': a byte that is not valid UTF-8 becomes "
                                  "U+FFFD, it does not vanish", decode_model(lambda b: b.decode("utf-8", "ignore"))),
+        Bug("ids_as_bytes", "look every id up in vocab: an id above 255 stands for several bytes, so "
+                            "bytes(ids) cannot hold it", lambda ids, vocab: bytes(ids).decode("utf-8", errors="replace")),
         Bug("latin1", "decode the bytes as UTF-8: latin-1 makes one character of every byte",
             decode_model(lambda b: b.decode("latin-1"))),
     ),

@@ -63,6 +63,12 @@ def min_of_all_pairs(ids, merges):
     return pair if pair in merges else None
 
 
+def min_of_get(ids, merges):
+    """min(stats, key=merges.get): None for an unknown pair, which no number can be compared with."""
+    pair = min(naive.get_stats(ids), key=merges.get)
+    return pair if pair in merges else None
+
+
 def encode_picking(pick, while_at_least=2, skip_up_to=0):
     """encode(text, merges) that merges the pair `pick(ids, merges)` chooses until it gives None.
 
@@ -117,6 +123,9 @@ ENCODE_BUGS = (
     Bug("crashes_when_short", "empty and one-byte text have no pairs, and merging may leave one id: loop "
                               "while len(ids) >= 2, and return the ids as they are",
         encode_picking(min_of_all_pairs, while_at_least=0)),
+    Bug("none_rank", "merges.get(pair) is None for a pair that is not a merge, and None cannot be compared "
+                     "with a number: rank unknown pairs as infinite, merges.get(pair, float('inf'))",
+        encode_picking(min_of_get), errors=("TypeError",)),
     Bug("unknown_pair", "stop when the lowest-ranked pair present is not in merges (if pair not in merges: "
                         "break): merges[pair] fails for it", encode_picking(min_unchecked), errors=("KeyError",)),
 )

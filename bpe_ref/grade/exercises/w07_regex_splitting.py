@@ -105,12 +105,16 @@ exercise(
                               "generator, which is used up once)", **trains_on(regex_chunks, most=1)),
         Bug("ignores_pattern", "split with the `pattern` you are given, not always GPT-4's",
             **trains_on(lambda args: chunk_ids(args[0], GPT4_SPLIT_PATTERN))),
+        Bug("chunks_counted_once", "a chunk that occurs 5 times counts its pairs 5 times: a set of chunks (or a "
+                                   "dict of chunks without their counts) counts each once",
+            **trains_on(lambda args: [list(c) for c in dict.fromkeys(tuple(ids) for ids in regex_chunks(args))])),
     ),
     probes=lambda: [("aa\r\naa\r\n", 258, GPT4_SPLIT_PATTERN), ("a a a", 258, GPT4_SPLIT_PATTERN),
                     ("aaa aaa", 260, WORDS_PATTERN), ("abab cdcd", 262, PATTERNS[4]),
                     ("ab", 259, GPT4_SPLIT_PATTERN), ("x", 257, GPT4_SPLIT_PATTERN),
                     ("hello hello", 264, PATTERNS[1]), ("aab aab", 257, GPT4_SPLIT_PATTERN),
-                    ("abcd abcd", 258, GPT4_SPLIT_PATTERN)],
+                    ("abcd abcd", 258, GPT4_SPLIT_PATTERN), ("ab cd cd cd", 257, GPT4_SPLIT_PATTERN),
+                    ("xy ab ab ab", 258, WORDS_PATTERN)],
     examples=50,
 )
 
