@@ -33,7 +33,7 @@ def judge_round_trip(args, got):
 
 exercise(
     name="save_load", signature="save_merges(merges, path), then load_merges(path) -> merges",
-    workbook="drill", section="full level, step 9", uses=("save_merges", "load_merges"),
+    workbook="", section="", uses=("save_merges", "load_merges"),  # the full drill's, not a workbook's
     task="write one 'p0 p1' line per merge in id order after a version line; read them back with ids 256, 257, ...",
     combine=round_trip,
     cases=lambda: [({},), (naive.train("aaabdaaabac", 259),), (naive.train("hello world, héllo wörld! 안녕 😀😀", 268),)],
