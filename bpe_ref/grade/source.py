@@ -65,10 +65,10 @@ def cell_label(source):
                    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
     except SyntaxError:
         defined = re.findall(r"^(?:def|class)\s+([A-Za-z_]\w*)", source, re.MULTILINE)
+    if len(defined) > 4:
+        return f"the cell defining {', '.join(defined[:3])} and {len(defined) - 3} more"
     if defined:
-        names = defined[0] if len(defined) == 1 else ", ".join(defined[:-1][:2]) + (
-            f" and {defined[-1]}" if len(defined) <= 3 else f" and {len(defined) - 2} more")
-        return f"the cell defining {names}"
+        return f"the cell defining {' and '.join([', '.join(defined[:-1]), defined[-1]] if len(defined) > 1 else defined)}"
     first = next(line.strip() for line in source.splitlines() if line.strip())
     return f"the cell starting `{first[:40]}{'…' if len(first) > 40 else ''}`"
 
