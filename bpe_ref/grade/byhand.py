@@ -32,7 +32,7 @@ class Rule:
 
 
 EVAL = frozenset({"builtins.eval", "builtins.exec", "builtins.compile"})
-CODEC_MODULES = frozenset({"codecs", "_codecs", "encodings", "binascii", "base64", "struct", "_struct"})
+CODEC_MODULES = frozenset({"codecs", "_codecs", "encodings", "binascii", "base64"})
 
 RULES = {
     "int to hex": Rule(
@@ -51,7 +51,7 @@ RULES = {
     "text to utf-8": Rule(
         job="build the bytes from the bit layout yourself",
         calls=EVAL | {"str.encode"},
-        modules=CODEC_MODULES | {"io", "_io", "pickle", "_pickle", "array", "numpy"},
+        modules=CODEC_MODULES | {"numpy"},
         conversions=(bytes, bytearray, str, memoryview),
     ),
 }

@@ -209,7 +209,8 @@ def work_result(ex, caller, timeout, cases, tried):
     if not isinstance(reply.value, dict) or ex.judge((text, vocab_size), reply.value) is not None:
         shown = call_text(ex.name, (text, vocab_size), limit=40)
         got = reply.value if reply.kind == "ok" else Raised.from_info(reply.info["raised"])
-        return Result(ex.name, "fail", f"{shown} returned {show(got)}, expected {show(expected)}",
+        status, verb = ("error", "") if isinstance(got, Raised) else ("fail", "returned ")
+        return Result(ex.name, status, f"{shown} {verb}{show(got)}, expected {show(expected)}",
                       {"call": shown, "expected": show(expected), "got": show(got), "hint": ex.hint})
     passed = f"passed {cases} edge cases and {tried} generated ones"
     if not lookups or lookups < len(text) // 2:

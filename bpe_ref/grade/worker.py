@@ -9,7 +9,6 @@ calling.py, as the in-notebook check does. Expected values are never computed he
 """
 
 import builtins
-import copy
 import importlib.abc
 import importlib.machinery
 import importlib.util
@@ -121,10 +120,11 @@ class Worker:
     def label_of(self, filename, function_name):
         return self.labels.get(filename) or calling.default_label(filename, function_name)
 
-    def run(self, thunk, seconds, fn=None, refuses=None):
-        """calling.invoke, plus the uses of the stand-ins that learner code caught and hid."""
+    def run(self, go):
+        """Run learner code through calling.py (`go()` returns the outcome), adding the uses of the
+        stand-ins that the code caught and hid (`except BaseException`)."""
         USED.clear()
-        outcome = calling.invoke(thunk, seconds, self.label_of, fn, calling.Watch(refuses))
+        outcome = go()
         if USED and "reference" not in outcome:
             return {"reference": USED[0]}
         return outcome
@@ -140,7 +140,7 @@ class Worker:
             code = compile(source, filename, "exec")
         except SyntaxError as e:
             return {"status": "syntax", "line": e.lineno, "message": e.msg, "text": (e.text or "").strip()[:200]}
-        outcome = self.run(lambda: exec(code, self.ns), seconds)
+        outcome = self.run(lambda: calling.invoke(lambda: exec(code, self.ns), seconds, self.label_of))
         status = next(iter(outcome))
         report = {"status": {"ok": "ok", "raised": "error"}.get(status, status), "printed": outcome.get("printed", 0)}
         if status == "raised":
@@ -188,22 +188,19 @@ class Worker:
         if refusal:
             return refusal
         args = wire.from_wire(request["args"])
-        rule = request.get("rule")
-        refuses = byhand.refuser(rule) if rule else None
-        given = copy.deepcopy(args)
-        outcome = self.run(lambda: fn(*given), request.get("seconds"), fn, refuses)
-        if "ok" in outcome:
-            outcome["mutated"] = wire.dumps(wire.to_wire(given)) != wire.dumps(wire.to_wire(args))
-        return self.wired(outcome)
+        refuses = byhand.refuser(request["rule"]) if request.get("rule") else None
+        return self.wired(self.run(lambda: calling.call(fn, args, request.get("seconds"), self.label_of, refuses)))
 
     def measure(self, request):
         """The learner's trainer on a text that counts its pair lookups (see work.py)."""
         fn, refusal = self.function(request["name"])
         if refusal:
             return refusal
-        outcome, lookups = work.count_lookups(
-            lambda text, size: self.run(lambda: fn(text, size), request.get("seconds"), fn),
-            request["text"], request["vocab_size"])
+        def trainer(text, vocab_size):
+            return self.run(lambda: calling.invoke(lambda: fn(text, vocab_size), request.get("seconds"),
+                                                   self.label_of, fn))
+
+        outcome, lookups = work.count_lookups(trainer, request["text"], request["vocab_size"])
         return {**self.wired(outcome), "lookups": lookups}
 
     def by_hand(self, request):
