@@ -233,9 +233,9 @@ def time_limit(seconds):
 
 
 def invoke(thunk, seconds=None, label_of=None, fn=None, watch=None):
-    """Run learner code (`thunk()`), time-limited, silenced and watched; returns an outcome dict."""
+    """Run learner code (`thunk()`), time-limited and silenced, watched by `watch` (a Watch: a
+    function's call) or not (None: a notebook cell, run at full speed); returns an outcome dict."""
     label_of = label_of or default_label
-    watch = watch or Watch()
     writer = CountingWriter()
     try:
         with time_limit(seconds), contextlib.redirect_stdout(writer), contextlib.redirect_stderr(writer):
@@ -256,10 +256,10 @@ def invoke(thunk, seconds=None, label_of=None, fn=None, watch=None):
         return {"memory": True}
     except Exception as e:  # noqa: BLE001 - learner code may raise anything
         return {"raised": error_info(e, label_of, fn), "printed": writer.count}
-    if watch.reference:
+    if watch is not None and watch.reference:
         return {"reference": watch.reference}
     outcome = {"ok": value, "printed": writer.count}
-    if watch.shortcuts:
+    if watch is not None and watch.shortcuts:
         outcome["shortcuts"] = watch.shortcuts
     return outcome
 

@@ -44,7 +44,8 @@ class DirectCaller:
 
     def measure(self, text, vocab_size):
         def run(counted_text, size):
-            return calling.invoke(lambda: self.fn(counted_text, size), self.seconds(), fn=self.fn)
+            return calling.invoke(lambda: self.fn(counted_text, size), self.seconds(), fn=self.fn,
+                                  watch=calling.Watch())
 
         outcome, lookups = work.count_lookups(run, text, vocab_size)
         return reply_from(outcome), lookups

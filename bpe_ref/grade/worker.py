@@ -198,7 +198,7 @@ class Worker:
             return refusal
         def trainer(text, vocab_size):
             return self.run(lambda: calling.invoke(lambda: fn(text, vocab_size), request.get("seconds"),
-                                                   self.label_of, fn))
+                                                   self.label_of, fn, calling.Watch()))
 
         outcome, lookups = work.count_lookups(trainer, request["text"], request["vocab_size"])
         return {**self.wired(outcome), "lookups": lookups}
