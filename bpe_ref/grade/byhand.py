@@ -37,10 +37,10 @@ CODEC_MODULES = frozenset({"codecs", "_codecs", "encodings", "binascii", "base64
 RULES = {
     "int to hex": Rule(
         job="write the digits yourself (divmod by 16)",
-        calls=EVAL | {"builtins.hex", "builtins.format", "builtins.oct", "builtins.bin", "int.__format__",
-                      "object.__format__", "bytes.hex", "bytearray.hex", "memoryview.hex", "str.format_map"},
-        modules=CODEC_MODULES | {"string", "_string", "numpy"},
-        format_letters="xXob",
+        calls=EVAL | {"builtins.hex", "builtins.format", "int.__format__", "object.__format__", "bytes.hex",
+                      "bytearray.hex", "memoryview.hex", "str.format_map"},
+        modules=CODEC_MODULES | {"numpy"},
+        format_letters="xX",
     ),
     "hex to int": Rule(
         job="read the digits yourself (n * 16 + digit)",

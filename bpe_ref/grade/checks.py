@@ -57,7 +57,11 @@ def is_reference(fn):
 
 
 def grade_function(fn, name=None, timeout=5.0):
-    """Grade one learner function in this process; returns a Result."""
+    """Grade one learner function in this process; returns a Result (what check() prints).
+
+    >>> grade_function(merge).status
+    'pass'
+    """
     name = name or getattr(fn, "__name__", None)
     if name not in exercises.REGISTRY:
         known = ", ".join(exercises.CONTRACT)
@@ -105,7 +109,12 @@ def report(result):
 
 
 def check(fn, name=None, timeout=5.0):
-    """Check one exercise, e.g. check(merge); prints one line when it passes."""
+    """Check one exercise; prints one line when it passes, or the call, what was expected and what
+    came back, why, and a hint.
+
+    >>> check(merge)
+    ✅ merge: passed 6 edge cases and 80 generated ones
+    """
     print(report(grade_function(fn, name, timeout)))
 
 
