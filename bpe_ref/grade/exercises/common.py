@@ -58,6 +58,8 @@ class WorkCheck:
 
 @dataclass
 class Exercise:
+    """One graded exercise: how to try it, how to judge it, its known bugs, where it is taught."""
+
     name: str
     signature: str
     cases: Callable  # () -> list of argument tuples, smallest first
