@@ -1,111 +1,73 @@
 """The grader against known learners.
 
-tests/learners/ holds small submissions (.py and .ipynb), each right, or wrong in one known way,
-or hostile. For every file the verdict of every exercise is asserted, both ways: the broken
-exercise has its specific status AND every other exercise in the file passes. Then the
-bpe-grade command line (exit status, --json, --csv, --jobs) and the in-notebook check().
+tests/learners/ holds small submissions (.py and .ipynb), each right, or wrong in known ways, or
+hostile. Each one says in its own header (the module docstring or leading comment of a .py, the
+first markdown cell of a notebook) what the grader must report:
 
+    expect: get_stats pass, merge pass, encode fail     the status of every exercise, and nothing else
+    cause: encode highest_rank                          the known bug whose hint it must get (and no
+                                                        other bug's hint); `none`: no bug's hint at all
+    shows: encode min, not max                          text the learner must be shown (or `notes`)
+    options: memory_mb=512                              grade_file's options for this file
+
+Then the bpe-grade command line (exit status, --json, --csv, --jobs) and the in-notebook check().
 The notebooks are written by tests/learners/build_notebooks.py.
 """
 
 import csv
 import io
 import json
+import linecache
 import runpy
 from pathlib import Path
 
+import nbformat
 import pytest
 
 import bpe_ref.naive
-from bpe_ref.grade import CONTRACT, check, check_all
+from bpe_ref.grade import CONTRACT, REGISTRY, check, check_all
 from bpe_ref.grade.cli import print_table
 from bpe_ref.grade.submission import grade_file
 
 LEARNERS = Path(__file__).parent / "learners"
 TIMEOUT = 10.0  # seconds per exercise for ordinary submissions: generous, nothing should take it
 HOSTILE_TIMEOUT = 3.0  # loops and hangs: short, so the suite stays quick
-OPTIONS = {"hostile_memory.py": {"memory_mb": 512}}
 
 NAIVE = ("get_stats", "merge", "train", "build_vocab", "decode", "encode")
 ALL = ("to_hex", "from_hex", "u_plus", "from_u_plus", "utf8_encode", *NAIVE,
        "split_text", "train_regex", "encode_ordinary", "encode_special", "recover_merges")
+FILES = sorted(p.name for p in LEARNERS.iterdir() if p.suffix in (".py", ".ipynb") and p.name != "build_notebooks.py")
 
 
-def ok(*names):
-    return dict.fromkeys(names, "pass")
+def header(path):
+    """The text at the top of a learner file that holds its expectations."""
+    if path.suffix == ".ipynb":
+        return next(c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "markdown")
+    source = path.read_text(encoding="utf-8")
+    if source.startswith('"""'):  # read, not parsed: some learner files do not parse, on purpose
+        return source[3:source.index('"""', 3)]
+    return "\n".join(line[1:].strip() for line in source.splitlines() if line.startswith("#"))
 
 
-# file -> the status of every exercise the grader should report for it (and nothing else)
-EXPECTED = {
-    # ---- right, in several styles
-    "good_minbpe.py": ok(*ALL),
-    "good_styles.py": ok(*ALL),
-    "good_callables.py": ok(*NAIVE),
-    "good_notebook.ipynb": ok("to_hex", "from_hex", "utf8_encode", *NAIVE),
-    "good_train_incremental.py": ok("train_incremental"),
-    # ---- one bug per file; the other exercises in the file are right
-    "bug_get_stats_last_pair.py": {**ok("merge", "build_vocab"), "get_stats": "fail"},
-    "bug_get_stats_range.py": {**ok("merge", "decode"), "get_stats": "fail"},
-    "bug_merge_overlap.py": {**ok("get_stats", "build_vocab"), "merge": "fail"},
-    "bug_merge_mutates.py": {**ok("get_stats", "decode"), "merge": "fail"},
-    "bug_train_ids_257.py": {**ok("get_stats", "merge"), "train": "fail"},
-    "bug_train_ids_255.py": {**ok("get_stats", "merge"), "train": "fail"},
-    "bug_train_min.py": {**ok("get_stats", "merge"), "train": "fail"},
-    "bug_train_no_pair_crash.py": {**ok("get_stats", "merge"), "train": "error"},
-    "bug_train_one_too_many.py": {**ok("get_stats", "merge"), "train": "fail"},
-    "bug_train_one_too_few.py": {**ok("get_stats", "merge"), "train": "fail"},
-    "bug_train_incremental_tie.py": {**ok("get_stats", "merge"), "train_incremental": "fail"},
-    "bug_encode_max_rank.py": {**ok("get_stats", "merge", "decode"), "encode": "fail"},
-    "bug_encode_max_known.py": {**ok("get_stats", "merge", "decode"), "encode": "fail"},
-    "bug_encode_empty_crash.py": {**ok("get_stats", "merge"), "encode": "error"},
-    "bug_decode_strict.py": {**ok("get_stats", "merge", "encode"), "decode": "error"},
-    "bug_build_vocab_no_bytes.py": {**ok("get_stats", "merge"), "build_vocab": "fail"},
-    "bug_utf8_2byte_boundary.py": {**ok("to_hex"), "utf8_encode": "fail"},
-    "bug_utf8_3byte_boundary.py": {**ok("to_hex"), "utf8_encode": "fail"},
-    "bug_utf8_4byte_boundary.py": {**ok("to_hex"), "utf8_encode": "fail"},
-    "bug_utf8_str_encode.py": {**ok("u_plus", "from_u_plus"), "utf8_encode": "fail"},
-    "bug_utf8_bytes_call.py": {**ok("to_hex"), "utf8_encode": "fail"},
-    "bug_to_hex_builtin.py": {**ok("from_hex", "u_plus"), "to_hex": "fail"},
-    "bug_to_hex_lambda.py": {**ok("from_hex"), "to_hex": "fail"},
-    "bug_from_hex_upper_case.py": {**ok("to_hex", "u_plus"), "from_hex": "error"},
-    "bug_u_plus_no_padding.py": {**ok("to_hex", "from_u_plus"), "u_plus": "fail"},
-    "bug_from_u_plus_decimal.py": {**ok("u_plus"), "from_u_plus": "fail"},
-    "bug_split_text_stdlib_re.py": {**ok("to_hex"), "split_text": "error"},
-    "bug_split_text_wrong_pattern.py": {**ok("from_hex"), "split_text": "fail"},
-    "bug_train_regex_across_chunks.py": {**ok("split_text", "get_stats", "merge"), "train_regex": "fail"},
-    "bug_encode_ordinary_across_chunks.py": {**ok("split_text", "merge", "train_regex"), "encode_ordinary": "fail"},
-    "bug_encode_special_no_raise.py": {**ok("encode_ordinary"), "encode_special": "fail"},
-    "bug_recover_merges_byte_order.py": {**ok("decode"), "recover_merges": "fail"},
-    # ---- the weekly-drill style: module-level text/merges/vocab, encode(text), decode(ids)
-    "workbook_good.py": ok("get_stats", "merge", "decode", "encode", "merges", "vocab"),
-    "workbook_good.ipynb": ok("get_stats", "merge", "decode", "encode", "merges", "vocab"),
-    "workbook_bug_max_encode.ipynb": {**ok("get_stats", "merge", "decode", "merges", "vocab"), "encode": "fail"},
-    "workbook_bug_decode_strict.py": {**ok("get_stats", "merge", "encode", "merges", "vocab"), "decode": "error"},
-    # ---- hostile
-    "hostile_loop_in_function.py": {**ok("get_stats", "decode"), "train": "timeout"},
-    "hostile_loop_top_cell.ipynb": ok("get_stats", "merge", "decode"),
-    "hostile_exit_import.py": ok("get_stats", "decode"),
-    "hostile_exit_import_top.py": {"get_stats": "error", "decode": "error"},
-    "hostile_exit_in_function.py": {**ok("get_stats", "decode"), "merge": "error"},
-    "hostile_osexit_in_function.py": {**ok("get_stats", "decode"), "merge": "error"},
-    "hostile_osexit_slow.py": {**ok("get_stats"), "merge": "error"},
-    "hostile_osexit_import.py": {"get_stats": "error", "decode": "error"},
-    "hostile_print_in_function.py": {**ok("get_stats", "merge"), "decode": "error"},
-    "hostile_print_top.ipynb": ok("get_stats", "merge"),
-    "hostile_syntax.py": {"get_stats": "error", "merge": "error"},
-    "hostile_syntax_cell.ipynb": {**ok("get_stats", "decode"), "merge": "error"},
-    "hostile_raise_import.py": ok("get_stats", "decode"),
-    "hostile_reexport.py": {**ok("decode"), "get_stats": "reference", "merge": "reference", "to_hex": "reference"},
-    "hostile_calls_reference.py": {**ok("decode"), "get_stats": "reference", "build_vocab": "reference",
-                                   "encode": "reference"},
-    "hostile_reference_by_path.py": {**ok("get_stats"), "merge": "reference"},
-    "hostile_monkeypatch.py": {**ok("get_stats", "decode"), "merge": "fail"},
-    "hostile_memory.py": {**ok("get_stats", "decode"), "build_vocab": "error", "encode": "error"},
-    "hostile_always_equal.py": {**ok("decode"), "get_stats": "fail", "merge": "fail"},
-    "hostile_stubs.ipynb": {**ok("get_stats", "decode"), "merge": "missing", "train": "missing",
-                            "encode": "missing"},
-    "hostile_bad_metadata.ipynb": ok("get_stats"),
-}
+def expectations(name):
+    """{'statuses': {exercise: status}, 'causes': {exercise: bug or None}, 'shows': [(where, text)],
+    'options': {...}} from one learner file's header."""
+    out = {"statuses": {}, "causes": {}, "shows": [], "options": {}}
+    for line in header(LEARNERS / name).splitlines():
+        key, _, value = line.strip().partition(": ")
+        if key == "expect":
+            out["statuses"].update(item.split() for item in value.split(", "))
+        elif key == "cause":
+            exercise, bug = value.split()
+            out["causes"][exercise] = None if bug == "none" else bug
+        elif key == "shows":
+            where, text = value.split(" ", 1)
+            out["shows"].append((where, text))
+        elif key == "options":
+            out["options"].update((k, float(v) if "." in v else int(v)) for k, v in
+                                  (item.split("=") for item in value.split()))
+    return out
+
 
 _graded = {}
 
@@ -113,8 +75,9 @@ _graded = {}
 def graded(name):
     """grade_file's result for one learner file, graded once per session."""
     if name not in _graded:
-        timeout = HOSTILE_TIMEOUT if name.startswith("hostile_") else TIMEOUT
-        _graded[name] = grade_file(LEARNERS / name, timeout=timeout, **OPTIONS.get(name, {}))
+        options = {"timeout": HOSTILE_TIMEOUT if name.startswith("hostile_") else TIMEOUT,
+                   **expectations(name)["options"]}
+        _graded[name] = grade_file(LEARNERS / name, **options)
     return _graded[name]
 
 
@@ -126,35 +89,29 @@ def shown(result, where):
     """Everything a learner reads about one exercise (or the notes), as one string."""
     if where == "notes":
         return " | ".join(result["notes"])
-    return " | ".join(str(value) for value in result["exercises"][where].values())
-
-
-def plain(expected):
-    """The dict of statuses inside an EXPECTED entry (which may be a pytest.param)."""
-    return expected if isinstance(expected, dict) else expected.values[0]
-
-
-def verdict_params():
-    for name, expected in EXPECTED.items():
-        marks = () if isinstance(expected, dict) else expected.marks
-        yield pytest.param(name, plain(expected), marks=marks, id=name)
+    return " | ".join(str(value) for key, value in result["exercises"][where].items() if key != "cause")
 
 
 # ---------------------------------------------------------------------------- the learner files
 
 
-def test_every_learner_file_has_an_expectation():
-    files = {p.name for p in LEARNERS.iterdir() if p.suffix in (".py", ".ipynb")} - {"build_notebooks.py"}
-    assert files == set(EXPECTED)
+def test_every_learner_file_declares_its_verdicts():
+    for name in FILES:
+        assert expectations(name)["statuses"], f"{name}: no `expect:` line in its header"
 
 
 def test_every_contract_exercise_has_a_good_and_a_buggy_learner():
-    plain_expected = {name: plain(exp) for name, exp in EXPECTED.items()}
+    """Known-good: a good_ file here, or the solution notebook that defines it (bpe-grade must pass
+    every solution: test_notebooks). Known-buggy: a bug_ file here, or the catalogue's own bug
+    models (each graded as a learner by the matrix in test_diagnosis)."""
+    declared = {name: expectations(name)["statuses"] for name in FILES}
+    solutions = " ".join(path.read_text(encoding="utf-8") for path in (LEARNERS.parent.parent / "solutions").glob("*.ipynb"))
     for exercise in CONTRACT:
-        assert any(f.startswith("good_") and e.get(exercise) == "pass"
-                   for f, e in plain_expected.items()), f"no known-good learner for {exercise}"
-        assert any(f.startswith("bug_") and e.get(exercise, "pass") != "pass"
-                   for f, e in plain_expected.items()), f"no known-buggy learner for {exercise}"
+        uses = REGISTRY[exercise].uses or (exercise,)
+        assert any(f.startswith("good_") and e.get(exercise) == "pass" for f, e in declared.items()) or all(
+            f"def {name}(" in solutions for name in uses), f"no known-good learner for {exercise}"
+        assert REGISTRY[exercise].bugs or any(f.startswith("bug_") and e.get(exercise, "pass") != "pass"
+                                              for f, e in declared.items()), f"no known-buggy learner for {exercise}"
 
 
 def test_notebooks_match_their_builder(tmp_path):
@@ -166,55 +123,35 @@ def test_notebooks_match_their_builder(tmp_path):
         assert '"outputs": []' in (LEARNERS / name).read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("name, expected", list(verdict_params()))
-def test_verdicts(name, expected):
+@pytest.mark.parametrize("name", FILES)
+def test_verdicts(name):
+    expected = expectations(name)["statuses"]
     result = graded(name)
     assert statuses(result) == expected
     assert result["passed"] == all(status == "pass" for status in expected.values())
 
 
-MESSAGES = [
-    # (file, exercise or "notes", text the learner must be shown)
-    ("bug_get_stats_last_pair.py", "get_stats", "the last pair is missing"),
-    ("bug_train_ids_257.py", "train", "the first new id is 256"),
-    ("bug_train_no_pair_crash.py", "train", "stop training"),
-    ("bug_encode_max_known.py", "encode", "min, not max"),
-    ("bug_encode_empty_crash.py", "encode", "empty and one-byte text"),
-    ("bug_decode_strict.py", "decode", "errors='replace'"),
-    ("bug_to_hex_builtin.py", "to_hex", "uses hex"),
-    ("bug_utf8_str_encode.py", "utf8_encode", "uses encode"),
-    ("bug_utf8_bytes_call.py", "utf8_encode", "uses bytes"),
-    ("bug_utf8_3byte_boundary.py", "utf8_encode", r"b'\xe0\xa0\x80'"),
-    ("bug_encode_special_no_raise.py", "encode_special", "raise ValueError"),
-    ("bug_train_incremental_tie.py", "train_incremental", "on a tie"),
-    ("workbook_bug_max_encode.ipynb", "encode", "min()"),
-    ("hostile_syntax.py", "merge", "syntax error in hostile_syntax.py, line 11"),
-    ("hostile_syntax.py", "get_stats", "syntax error in hostile_syntax.py, line 11"),
-    ("hostile_syntax_cell.ipynb", "merge", "syntax error in cell 3, line 1"),
-    ("hostile_loop_in_function.py", "train", "longer than 3 s"),
-    ("hostile_loop_top_cell.ipynb", "notes", "cell 3: still running after the time limit"),
-    ("hostile_print_in_function.py", "decode", "printed more than 1 MB"),
-    ("hostile_print_top.ipynb", "notes", "cell 3: printed more than 1 MB"),
-    ("hostile_exit_in_function.py", "merge", "sys.exit()"),
-    ("hostile_exit_import.py", "notes", "called sys.exit()"),
-    ("hostile_exit_import_top.py", "notes", "called sys.exit()"),
-    ("hostile_osexit_in_function.py", "merge", "the process ended during the call"),
-    ("hostile_osexit_import.py", "notes", "os._exit()"),
-    ("hostile_raise_import.py", "notes", "KeyError: 999"),
-    ("hostile_memory.py", "build_vocab", "ran out of memory"),
-    ("hostile_memory.py", "encode", "ran out of memory"),
-    ("hostile_reexport.py", "merge", "bpe_ref.merge"),
-    ("hostile_calls_reference.py", "encode", "tiktoken.get_encoding"),
-    ("hostile_calls_reference.py", "build_vocab", "bpe_ref.naive.build_vocab"),
-    ("hostile_stubs.ipynb", "merge", "not implemented yet"),
-    ("hostile_stubs.ipynb", "encode", "not defined"),
-    ("hostile_osexit_slow.py", "merge", "exit code 3"),
-    ("bug_merge_overlap.py", "merge", "overlap"),
-]
+CAUSES = [(name, exercise, bug) for name in FILES for exercise, bug in expectations(name)["causes"].items()]
 
 
-@pytest.mark.parametrize("name, where, text", MESSAGES)
-def test_messages(name, where, text):
+@pytest.mark.parametrize("name, exercise, bug", CAUSES)
+def test_causes(name, exercise, bug):
+    """The hint names the learner's real bug, and no other known bug's; or none when it is unknown."""
+    verdict = graded(name)["exercises"][exercise]
+    text = shown(graded(name), exercise)
+    assert verdict.get("cause") == bug, (verdict.get("cause"), text)
+    if bug is not None:
+        assert verdict["hint"] == next(b.hint for b in REGISTRY[exercise].bugs if b.name == bug)
+    for other in REGISTRY[exercise].bugs:
+        if other.name != bug:
+            assert other.hint not in text, f"{name}: {exercise} shows the hint of {other.name}"
+
+
+SHOWS = [(name, where, text) for name in FILES for where, text in expectations(name)["shows"]]
+
+
+@pytest.mark.parametrize("name, where, text", SHOWS)
+def test_shows(name, where, text):
     assert text in shown(graded(name), where)
 
 
@@ -376,3 +313,48 @@ def test_check_passes_every_exercise_of_a_correct_learner(minbpe, capsys):
         check(minbpe[name])
     out = capsys.readouterr().out
     assert out.count("✅") == len(ALL), out
+
+
+def kernel_cell(source, name):
+    """`name` defined the way JupyterLab's kernel defines it: compiled from a cell file of ipykernel."""
+    filename = "/tmp/ipykernel_4242/2718281828.py"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace = {}
+    exec(compile(source, filename, "exec"), namespace)
+    return namespace[name]
+
+
+def test_check_points_at_the_learners_line_not_inside_re(capsys):
+    split_text = kernel_cell("import re\n\n\ndef split_text(text, pattern):\n    return re.findall(pattern, text)\n",
+                             "split_text")
+    check(split_text)
+    out = capsys.readouterr().out
+    assert "(the cell defining split_text, line 5: return re.findall(pattern, text))" in out, out
+    assert "third-party `regex` module" in out
+
+
+def test_check_applies_the_by_hand_and_work_rules_in_the_kernel_too(capsys):
+    def checked(file, name):
+        check(learner(file)[name])
+        return capsys.readouterr().out
+
+    assert "uses '%x' % n (%-formatting)" in checked("bug_by_hand_shortcuts.py", "to_hex")
+    assert "(int with a base)" in checked("bug_by_hand_shortcuts_aliases.py", "from_hex")
+    assert "the work of a recount" in checked("bug_train_incremental_recount.py", "train_incremental")
+    assert checked("good_by_hand_helpers.py", "to_hex").startswith("✅ to_hex")
+
+
+def test_the_sandbox_helpers_import_only_the_standard_library():
+    """The worker runs with python -I and loads these files by path: none may import bpe_ref."""
+    import ast
+    import sys as system
+
+    grade = Path(bpe_ref.naive.__file__).parent / "grade"
+    for name in ("worker.py", "calling.py", "byhand.py", "work.py", "wire.py"):
+        tree = ast.parse((grade / name).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                assert node.level == 0, f"{name}: relative import"
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                for module in [node.module] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]:
+                    assert module.split(".")[0] in system.stdlib_module_names, f"{name} imports {module}"

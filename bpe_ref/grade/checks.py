@@ -1,55 +1,54 @@
 """The one-line checks learners run in their notebooks: check(merge), check_all().
 
-They run the learner's function right here in the kernel, with a time limit per call and
-its prints silenced, and print one line on success or a short report on failure.
+They run the learner's function right here in the kernel, through calling.py as the sandbox
+does (a time limit per call, prints dropped, the learner's own line on an error), and print one
+line on success or a short report on failure.
 """
 
-import contextlib
-import functools
-import copy
 import inspect
-import io
-import os
-import signal
-import sys
 import time
 
-from . import exercises
+from . import byhand, calling, exercises, work
 from .engine import Result, run_exercise
-from .sandbox import Reply
-from .worker import required_params
+from .module_style import ModuleStyle
+from .sandbox import Reply, reply_from
 
-PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-GRADE_DIR = os.path.dirname(os.path.realpath(__file__))
 ICONS = {"pass": "✅", "fail": "❌", "error": "💥", "timeout": "⏰", "missing": "⏳", "reference": "🚫"}
 
 
-class CallTimeout(BaseException):
-    """Raised inside a learner's call that ran past its time."""
+class DirectCaller:
+    """The engine's way to run a learner function here in the kernel, before a deadline.
 
+    For an exercise of several functions, `combine(call, args)` runs them, found in `namespace`.
+    """
 
-@functools.lru_cache(maxsize=4096)
-def real_path(filename):
-    return os.path.realpath(filename)
+    def __init__(self, fn, deadline, combine=None, namespace=None):
+        self.fn, self.deadline, self.combine, self.namespace = fn, deadline, combine, namespace
 
+    def seconds(self):
+        return self.deadline - time.monotonic()
 
-class ReferenceWatch:
-    """Notices when learner code calls into bpe_ref (outside the grader) or tiktoken."""
+    def call(self, args, rule=None):
+        if self.combine:
+            return self.combine(lambda name, arguments: self.call_function(self.namespace[name], arguments), args)
+        return self.call_function(self.fn, args, rule)
 
-    def __init__(self):
-        self.used = None
+    def call_function(self, fn, args, rule=None):
+        if self.seconds() <= 0:
+            return Reply("timeout")
+        refuses = byhand.refuser(rule) if rule else None
+        return reply_from(calling.call(fn, args, self.seconds(), refuses=refuses))
 
-    def __call__(self, frame, event, arg):
-        if self.used:
-            return
-        if event == "call":
-            filename = real_path(frame.f_code.co_filename)
-            if filename.startswith(PACKAGE_DIR) and not filename.startswith(GRADE_DIR):
-                self.used = f"bpe_ref.{frame.f_code.co_name}"
-            elif f"{os.sep}tiktoken{os.sep}" in filename:
-                self.used = f"tiktoken.{frame.f_code.co_name}"
-        elif event == "c_call" and str(getattr(arg, "__module__", "") or "").startswith("tiktoken"):
-            self.used = f"tiktoken.{getattr(arg, '__name__', '?')}"
+    def by_hand(self, rule):
+        return byhand.static_shortcuts(self.fn, rule, calling.is_learner_file)
+
+    def measure(self, text, vocab_size):
+        def run(counted_text, size):
+            return calling.invoke(lambda: self.fn(counted_text, size), self.seconds(), fn=self.fn,
+                                  watch=calling.Watch())
+
+        outcome, lookups = work.count_lookups(run, text, vocab_size)
+        return reply_from(outcome), lookups
 
 
 def is_reference(fn):
@@ -57,83 +56,12 @@ def is_reference(fn):
     return module.startswith(("bpe_ref", "tiktoken", "minbpe")) and not module.startswith("bpe_ref.grade")
 
 
-def direct_call(fn, deadline):
-    """call(args) for the engine: run fn here, time-limited, silenced, watched."""
-    def call(args):
-        if time.monotonic() >= deadline:
-            return Reply("timeout")
-        given = copy.deepcopy(args)
-        watch = ReferenceWatch()
-        use_alarm = hasattr(signal, "setitimer") and _main_thread()
-        if use_alarm:
-            previous = signal.signal(signal.SIGALRM, _raise_timeout)
-            signal.setitimer(signal.ITIMER_REAL, max(0.001, deadline - time.monotonic()))
-        sys.setprofile(watch)
-        try:
-            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-                value = fn(*given)
-        except NotImplementedError as e:
-            return Reply("not_implemented", info={"not_implemented": str(e)})
-        except CallTimeout:
-            return Reply("timeout")
-        except SystemExit:
-            return Reply("exit")
-        except MemoryError:
-            return Reply("memory")
-        except Exception as e:  # noqa: BLE001 - learner code may raise anything
-            return Reply("raised", info={"raised": {"type": type(e).__name__, "message": str(e)[:300],
-                                                    "where": _where(e),
-                                                    "kinds": [c.__name__ for c in type(e).__mro__]}})
-        finally:
-            sys.setprofile(None)
-            if use_alarm:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                signal.signal(signal.SIGALRM, previous)
-        if watch.used:
-            return Reply("reference", info={"reference": watch.used})
-        return Reply("ok", value, {"mutated": _safe_ne(given, args)})
-    return call
-
-
-def _safe_ne(a, b):
-    try:
-        return a != b
-    except Exception:  # noqa: BLE001
-        return False
-
-
-def _main_thread():
-    import threading
-    return threading.current_thread() is threading.main_thread()
-
-
-def _raise_timeout(signum, frame):
-    raise CallTimeout()
-
-
-def _where(exc):
-    tb, found = exc.__traceback__, None
-    while tb is not None:
-        if not tb.tb_frame.f_code.co_filename.startswith(PACKAGE_DIR):
-            found = f"line {tb.tb_lineno}"
-        tb = tb.tb_next
-    return found
-
-
-def workbook_exercise(name, merges, text=None):
-    """The exercise for encode(text)/decode(ids) that read the learner's module-level merges."""
-    spec = exercises.WORKBOOK[name]
-    diagnose = spec["diagnose"]
-    return exercises.Exercise(
-        name=name, signature=spec["signature"], cases=lambda: spec["cases"](merges, text),
-        strategy=spec["strategy"](merges, text), hint=spec["hint"],
-        diagnose=(lambda args, got: diagnose((args[0], merges), got)) if diagnose else None,
-        judge=lambda args, got: spec["judge"](args, got, merges),
-    )
-
-
 def grade_function(fn, name=None, timeout=5.0):
-    """Grade one learner function in this process; returns a Result."""
+    """Grade one learner function in this process; returns a Result (what check() prints).
+
+    >>> grade_function(merge).status
+    'pass'
+    """
     name = name or getattr(fn, "__name__", None)
     if name not in exercises.REGISTRY:
         known = ", ".join(exercises.CONTRACT)
@@ -143,19 +71,19 @@ def grade_function(fn, name=None, timeout=5.0):
     if is_reference(fn):
         return Result(name, "reference", f"is the reference ({fn.__module__}.{name}), not your own code")
     ex = exercises.REGISTRY[name]
-    if name in exercises.WORKBOOK and required_params(fn) == 1:
-        merges = getattr(fn, "__globals__", {}).get("merges")
-        text = getattr(fn, "__globals__", {}).get("text")
-        problem = exercises.check_workbook_merges(merges)
+    if name in ("encode", "decode") and calling.required_params(fn) == 1:
+        style = ModuleStyle.read(getattr(fn, "__globals__", {}).get)
+        problem = style.problem()
         if problem:
             return Result(name, "error", f"{name}() takes one argument, so it reads module-level merges: {problem}")
-        ex = workbook_exercise(name, merges, text if isinstance(text, str) else None)
-    try:
-        source = inspect.getsource(fn)
-    except (OSError, TypeError):
-        source = None
-    deadline = time.monotonic() + timeout
-    return run_exercise(ex, direct_call(fn, deadline), source=source, timeout=timeout)
+        ex = style.exercise(name)
+    return run_exercise(ex, DirectCaller(fn, time.monotonic() + timeout), timeout)
+
+
+def grade_combined(name, namespace, timeout=5.0):
+    """Grade an exercise made of several functions (save_load), found in `namespace`."""
+    ex = exercises.REGISTRY[name]
+    return run_exercise(ex, DirectCaller(None, time.monotonic() + timeout, ex.combine, namespace), timeout)
 
 
 def report(result):
@@ -180,44 +108,27 @@ def report(result):
     return "\n".join(lines)
 
 
-def judge_workbook_values(merges, text=None, vocab=None):
-    """Results for module-level merges (a greedy BPE of `text`, when it is a str) and vocab (if given)."""
-    text = text if isinstance(text, str) else None
-    problem = exercises.check_workbook_merges(merges, text)
-    done = f"{len(merges)} merges, a greedy BPE of `text`" if text else f"{len(merges)} well-formed merges"
-    results = [Result("merges", "fail" if problem else "pass", problem or done)]
-    if vocab is not None and not problem:
-        vocab_problem = exercises.check_workbook_vocab(vocab, merges)
-        results.append(Result("vocab", "fail" if vocab_problem else "pass", vocab_problem or "matches the merges"))
-    return results
-
-
-def workbook_values(namespace):
-    """The workbook-style values of a notebook's namespace, judged (nothing if there are no merges)."""
-    merges = namespace.get("merges")
-    if not isinstance(merges, dict):
-        return []
-    return judge_workbook_values(merges, namespace.get("text"), namespace.get("vocab"))
-
-
 def check(fn, name=None, timeout=5.0):
-    """Check one exercise, e.g. check(merge); prints one line when it passes."""
-    result = grade_function(fn, name, timeout)
-    print(report(result))
+    """Check one exercise; prints one line when it passes, or the call, what was expected and what
+    came back, why, and a hint.
+
+    >>> check(merge)
+    ✅ merge: passed 6 edge cases and 80 generated ones
+    """
+    print(report(grade_function(fn, name, timeout)))
 
 
 def check_all(namespace=None, timeout=5.0):
-    """Check every contract exercise defined in the notebook (the weekly drill's last cell)."""
+    """Check every exercise defined in the notebook (the weekly drill's last cell)."""
     if namespace is None:
         namespace = inspect.currentframe().f_back.f_globals
-    results = []
-    for name in exercises.CONTRACT:
-        fn = namespace.get(name)
-        if callable(fn):
-            results.append(grade_function(fn, name, timeout))
-    results += workbook_values(namespace)
+    results = [grade_function(namespace[name], name, timeout)
+               for name in exercises.CONTRACT if callable(namespace.get(name))]
+    results += [grade_combined(name, namespace, timeout) for name, ex in exercises.REGISTRY.items()
+                if ex.uses and all(callable(namespace.get(n)) for n in ex.uses)]
+    if isinstance(namespace.get("merges"), dict):
+        results += ModuleStyle.read(namespace.get).value_results()
     for result in results:
         print(report(result))
     passed = sum(r.passed for r in results)
     print(f"{passed}/{len(results)} exercises pass" if results else "no exercise found yet: define get_stats, merge, ...")
-    return None

@@ -73,6 +73,8 @@ def print_table(result, out=sys.stdout):
     print(result["path"], file=out)
     for name, ex in result["exercises"].items():
         print(f"  {name:<{WIDTH}} {ex['status']:<9} {ex['message']}", file=out)
+        if ex["status"] in ("fail", "error") and ex.get("note") and ex["note"] not in ex["message"]:
+            print(f"  {'':<{WIDTH}} {'':<9} why: {ex['note']}", file=out)
         if ex["status"] in ("fail", "error") and ex.get("hint"):
             print(f"  {'':<{WIDTH}} {'':<9} hint: {ex['hint']}", file=out)
     for note in result["notes"]:

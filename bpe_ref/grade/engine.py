@@ -1,14 +1,25 @@
-"""Judge one exercise: fixed edge cases first, then a hypothesis search that shrinks a failure.
+"""Judge one exercise: fixed edge cases first, then a hypothesis search that shrinks a failure,
+then the hint: a known bug's only when the code behaves like it (diagnosis.py).
 
-`call(args)` runs the learner's function (in the notebook's kernel, or in the sandbox) and
-returns a sandbox.Reply; everything expected is computed here, with bpe_ref.
+The engine reaches the learner's function through a caller, the same for the notebook's kernel
+(checks.DirectCaller) and the sandbox (sandbox.SandboxCaller):
+    caller.call(args, rule) -> Reply      caller.by_hand(rule) -> [shortcut, ...]
+    caller.measure(text, vocab_size) -> (Reply, pair lookups)
+Everything expected is computed here, in the grader's process.
 """
 
+import functools
 from dataclasses import dataclass, field
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 
-from .exercises import Mismatch, Raised
+from . import work
+from ._private import naive
+from .byhand import RULES
+from .calling import OUTPUT_LIMIT
+from .diagnosis import exception_hint, matching_bug, observation
+from .display import call_text, show
+from .exercises.common import Mismatch, Raised
 from .sandbox import Reply
 
 STATUSES = ("pass", "fail", "error", "timeout", "missing", "reference")
@@ -19,7 +30,7 @@ class Result:
     name: str
     status: str
     message: str
-    detail: dict = field(default_factory=dict)  # call, expected, got, hint for a failure
+    detail: dict = field(default_factory=dict)  # call, expected, got, note, hint for a failure
 
     @property
     def passed(self):
@@ -40,9 +51,9 @@ TERMINAL = {
     "reference": ("reference", "uses the reference ({what}) instead of your own code"),
     "timeout": ("timeout", "took longer than {timeout:g} s: an endless loop?"),
     "crashed": ("error", "{message}"),
-    "output_limit": ("error", "printed more than 1 MB"),
     "exit": ("error", "called sys.exit()/exit(); return a value instead"),
     "memory": ("error", "ran out of memory"),
+    "shortcut": ("fail", "took a library shortcut"),  # reported with what it used (shortcut_result)
 }
 
 
@@ -53,106 +64,162 @@ def terminal_result(name, reply, timeout):
     return Result(name, status, message)
 
 
-def evaluate(ex, call, args):
-    """None when the answer to `args` is right; else a finding (dict) or a terminal Reply."""
-    reply = call(args)
-    if reply.kind in TERMINAL:
-        return reply
+def behaviour(reply):
+    """(what came back, whether the arguments were changed) for a reply, or None if nothing did."""
+    if reply.kind == "ok":
+        return reply.value, bool(reply.info.get("mutated"))
     if reply.kind == "raised":
-        raised = reply.info["raised"]
-        got = Raised(raised["type"], raised["message"], raised.get("where"), raised.get("kinds"))
-    else:
-        got = reply.value
-    mismatch = ex.judge(args, got)
-    if mismatch is None and ex.checks_mutation and reply.info.get("mutated"):
-        mismatch = Mismatch(got, "it changed the list it was given; build and return a new list")
-    if mismatch is None:
-        return None
-    hint = diagnosis(ex, args, got) or ex.hint
-    return {"args": args, "got": got, "expected": mismatch.expected, "note": mismatch.note, "hint": hint}
+        return Raised.from_info(reply.info["raised"]), False
+    return None
 
 
-def diagnosis(ex, args, got):
-    """The exercise's specific hint for this answer, if it has one (never lets a bug in it escape)."""
-    if ex.diagnose is None:
-        return None
-    try:
-        return ex.diagnose(args, got)
-    except Exception:  # noqa: BLE001 - a strange answer must not break the report
-        return None
+class Attempt:
+    """One exercise being graded: runs the calls, remembers the most output a call printed."""
+
+    def __init__(self, ex, caller):
+        self.ex, self.caller, self.printed, self.shortcuts = ex, caller, 0, []
+
+    def call(self, args):
+        reply = self.caller.call(args, self.ex.by_hand)
+        self.printed = max(self.printed, reply.info.get("printed", 0) or 0)
+        for found in reply.info.get("shortcuts", []):
+            if found not in self.shortcuts:
+                self.shortcuts.append(found)
+        return reply
+
+    def evaluate(self, args):
+        """None when the answer to `args` is right; else a finding (dict) or a terminal Reply."""
+        reply = self.call(args)
+        if self.shortcuts:
+            return Reply("shortcut")
+        if reply.kind in TERMINAL:
+            return reply
+        got, mutated = behaviour(reply)
+        mismatch = self.ex.judge(args, got)
+        if mismatch is None and self.ex.checks_mutation and mutated:
+            mismatch = Mismatch(got, "it changed the list it was given; build and return a new list")
+        if mismatch is None:
+            return None
+        return {"args": args, "got": got, "mutated": mutated, "expected": mismatch.expected, "note": mismatch.note}
+
+    def search(self):
+        """Let hypothesis look for a failing input and shrink it; (finding or None, inputs tried)."""
+        findings, tried = [], [0]
+
+        @settings(max_examples=self.ex.examples, database=None, deadline=None, derandomize=True,
+                  report_multiple_bugs=False, suppress_health_check=list(HealthCheck),
+                  verbosity=Verbosity.quiet, phases=[Phase.generate, Phase.shrink])
+        @given(self.ex.strategy)
+        def probe(args):
+            if findings and isinstance(findings[0], Reply):
+                raise Stop(findings[0])  # a terminal reply: nothing to shrink
+            tried[0] += 1
+            finding = self.evaluate(args)
+            if finding is not None:
+                findings.append(finding)
+                raise Stop(finding)
+
+        try:
+            probe()
+        except Stop as stop:
+            return stop.finding, tried[0]
+        except Exception:  # noqa: BLE001 - e.g. hypothesis' Flaky when a failure does not repeat
+            pass
+        return (findings[-1] if findings else None), tried[0]
+
+    def learner_behaviour(self, args):
+        return behaviour(self.call(args))
 
 
-def search(ex, call):
-    """Let hypothesis look for a failing input and shrink it; None if it finds none."""
-    findings = []
-    tried = [0]
-
-    @settings(max_examples=ex.examples, database=None, deadline=None, derandomize=True,
-              report_multiple_bugs=False, suppress_health_check=list(HealthCheck),
-              verbosity=Verbosity.quiet, phases=[Phase.generate, Phase.shrink])
-    @given(ex.strategy)
-    def probe(args):
-        if findings and isinstance(findings[0], Reply):
-            raise Stop(findings[0])  # a terminal reply: nothing to shrink
-        tried[0] += 1
-        finding = evaluate(ex, call, args)
-        if finding is not None:
-            findings.append(finding)
-            raise Stop(finding)
-
-    try:
-        probe()
-    except Stop as stop:
-        return stop.finding, tried[0]
-    except Exception:  # noqa: BLE001 - e.g. hypothesis' Flaky when a failure does not repeat
-        pass
-    return (findings[-1] if findings else None), tried[0]
-
-
-def run_exercise(ex, call, source=None, timeout=10.0):
-    """Grade one exercise; `source` is the function's code, for the by-hand rules."""
-    if source and ex.forbidden:
-        reason = ex.forbidden(source)
-        if reason:
-            return Result(ex.name, "fail", reason, {"hint": ex.hint})
+def run_exercise(ex, caller, timeout=10.0):
+    """Grade one exercise through `caller`; returns a Result."""
+    attempt = Attempt(ex, caller)
+    if ex.by_hand:
+        used = caller.by_hand(ex.by_hand)
+        if used:
+            return shortcut_result(ex, used)
     cases = ex.cases()
     finding = None
     for args in cases:
-        finding = evaluate(ex, call, args)
+        finding = attempt.evaluate(args)
         if finding is not None:
             break
     tried = 0
     if finding is None:
-        finding, tried = search(ex, call)
-    if finding is None:
-        return Result(ex.name, "pass", f"passed {len(cases)} edge cases and {tried} generated ones")
+        finding, tried = attempt.search()
+    if attempt.shortcuts:
+        return shortcut_result(ex, attempt.shortcuts)
     if isinstance(finding, Reply):
         return terminal_result(ex.name, finding, timeout)
-    status = "error" if isinstance(finding["got"], Raised) else "fail"
-    shown = call_text(ex.name, finding["args"])
-    if status == "error":
-        message = f"{shown} {finding['got']!r}"
-    elif finding["note"]:
-        message = f"{shown}: {finding['note']}"
+    if finding is not None:
+        return failure(ex, attempt, finding)
+    if ex.work:
+        return work_result(ex, caller, timeout, len(cases), tried)
+    message = f"passed {len(cases)} edge cases and {tried} generated ones"
+    if attempt.printed > OUTPUT_LIMIT:
+        message += f"; it printed {attempt.printed / 1e6:.1f} MB in one call, all of it dropped"
+    return Result(ex.name, "pass", message)
+
+
+def shortcut_result(ex, used):
+    return Result(ex.name, "fail", f"uses {', '.join(used)}: the point is to {RULES[ex.by_hand].job}",
+                  {"hint": ex.hint})
+
+
+def failure(ex, attempt, finding):
+    """The Result for a wrong answer: what was called, expected and got, why, and a hint."""
+    args, got = finding["args"], finding["got"]
+    bug = matching_bug(ex, attempt.learner_behaviour, args, got, finding["mutated"])
+    if bug is not None:
+        hint = bug.hint
+    elif isinstance(got, Raised):
+        hint = exception_hint(ex.name, ex.signature, got)
     else:
-        message = f"{shown} returned {show(finding['got'])}, expected {show(finding['expected'])}"
-    detail = {"call": shown, "expected": show(finding["expected"]), "got": show(finding["got"]),
-              "note": finding["note"], "hint": finding["hint"]}
+        hint = ex.hint
+    note = finding["note"]
+    if not note and not isinstance(got, Raised):
+        note = (ex.observe(args, got, finding["expected"]) if ex.observe else None) \
+            or observation(finding["expected"], got)
+    shown = call_text(ex.name, args) if not ex.uses else f"{ex.uses[-1]}(...) after {call_text(ex.uses[0], args)}"
+    if isinstance(got, Raised):
+        status, message = "error", f"{shown} {got!r}"
+    elif finding["note"]:
+        status, message = "fail", f"{shown}: {finding['note']}"
+    else:
+        status, message = "fail", f"{shown} returned {show(got)}, expected {show(finding['expected'])}"
+    detail = {"call": shown, "expected": show(finding["expected"]), "got": show(got), "note": note,
+              "hint": hint, "cause": bug.name if bug else None}
     return Result(ex.name, status, message, detail)
 
 
-def call_text(name, args):
-    return f"{name}({', '.join(show(a) for a in args)})"
+@functools.lru_cache(maxsize=8)
+def naive_lookups(text, vocab_size):
+    """The naive loop's pair lookups on `text` (the count depends only on the code and the text)."""
+    return work.count_lookups(naive.train, text, vocab_size)
 
 
-def show(value, limit=160):
-    """A short, readable repr: vocabs and long dicts are abbreviated."""
-    if isinstance(value, dict) and len(value) > 6:
-        if all(value.get(i) == bytes([i]) for i in range(256)):
-            extra = {k: v for k, v in value.items() if not (isinstance(k, int) and k < 256)}
-            return f"vocab(256 bytes + {show(extra, limit)})" if extra else "vocab(256 bytes)"
-        items = list(value.items())
-        head = ", ".join(f"{k!r}: {v!r}" for k, v in items[:4])
-        return f"{{{head}, ... {len(items)} items}}"
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def work_result(ex, caller, timeout, cases, tried):
+    """A trainer that gives the right merges, judged by how many pair lookups it makes."""
+    text, vocab_size = work.sample_text(), ex.work.vocab_size
+    reply, lookups = caller.measure(text, vocab_size)
+    if reply.kind in TERMINAL:
+        return terminal_result(ex.name, reply, timeout)
+    expected, baseline = naive_lookups(text, vocab_size)
+    merges = vocab_size - 256
+    if not isinstance(reply.value, dict) or ex.judge((text, vocab_size), reply.value) is not None:
+        shown = call_text(ex.name, (text, vocab_size), limit=40)
+        got = reply.value if reply.kind == "ok" else Raised.from_info(reply.info["raised"])
+        status, verb = ("error", "") if isinstance(got, Raised) else ("fail", "returned ")
+        return Result(ex.name, status, f"{shown} {verb}{show(got)}, expected {show(expected)}",
+                      {"call": shown, "expected": show(expected), "got": show(got), "hint": ex.hint})
+    passed = f"passed {cases} edge cases and {tried} generated ones"
+    if not lookups or lookups < len(text) // 2:
+        return Result(ex.name, "pass", passed + "; its work could not be measured (it did not read the "
+                                                "text's bytes with text.encode)")
+    ratio = lookups / baseline
+    measured = (f"on a {len(text):,}-byte text, {merges} merges looked up a pair {lookups:,} times; "
+                f"the naive loop, which recounts after every merge, {baseline:,} times ({ratio:.0%})")
+    if ratio > ex.work.max_ratio:
+        return Result(ex.name, "fail", f"the merges are right, but it does the work of a recount: {measured}",
+                      {"note": measured, "hint": ex.work.hint})
+    return Result(ex.name, "pass", f"{passed}; {measured}")

@@ -16,16 +16,25 @@ from . import wire
 
 WORKER = Path(__file__).with_name("worker.py")
 MAX_REPLY = 50_000_000  # bytes of one reply line
+GRACE = 2.0  # seconds past a request's own time limit before the worker is killed
+KINDS = ("raised", "not_implemented", "reference", "missing", "timeout", "exit", "memory", "crashed")
 
 
 @dataclass
 class Reply:
     """What happened to one request: `kind` is ok, raised, not_implemented, reference,
-    missing, timeout, crashed, output_limit, exit or memory."""
+    missing, timeout, crashed, exit or memory; `info` is calling.py's outcome dict."""
 
     kind: str
     value: object = None
     info: dict = field(default_factory=dict)
+
+
+def reply_from(outcome):
+    """The Reply for one of calling.py's outcome dicts (its value already plain Python)."""
+    if "ok" in outcome:
+        return Reply("ok", outcome["ok"], outcome)
+    return Reply(next(k for k in KINDS if k in outcome), info=outcome)
 
 
 class Sandbox:
@@ -113,10 +122,10 @@ class Sandbox:
                 return False
 
     def _load(self):
-        self._send({"op": "load", "cells": self.cells, "skip": sorted(self.hanging)})
+        self._send({"op": "load", "cells": self.cells, "skip": sorted(self.hanging), "seconds": self.timeout})
         current = None
         while True:
-            message = self._receive(time.monotonic() + self.timeout)
+            message = self._receive(time.monotonic() + self.timeout + GRACE)
             if message == "timeout":
                 self.kill()
                 if current is None:
@@ -149,10 +158,11 @@ class Sandbox:
             self.kill()
             if self.load_failure or not self.start():
                 return Reply("crashed", info={"message": self.load_failure})
-        if time.monotonic() >= deadline:
+        seconds = deadline - time.monotonic()
+        if seconds <= 0:
             return Reply("timeout")
-        self._send(request)
-        message = self._receive(deadline)
+        self._send({**request, "seconds": seconds})
+        message = self._receive(deadline + GRACE)
         if message == "timeout":
             self.kill()
             return Reply("timeout")
@@ -162,13 +172,43 @@ class Sandbox:
             return Reply("crashed", info={"message": f"the process ended during the call (exit code {code}): "
                                                      "os._exit(), a crash or the memory limit"})
         if "ok" in message:
-            return Reply("ok", wire.from_wire(message["ok"]), message)
-        kind = next(k for k in ("raised", "not_implemented", "reference", "missing",
-                                "output_limit", "exit", "memory") if k in message)
-        return Reply(kind, info=message)
+            message["ok"] = wire.from_wire(message["ok"])
+        return reply_from(message)
 
-    def call(self, name, args, deadline):
-        return self.request({"op": "call", "name": name, "args": wire.to_wire(list(args))}, deadline)
+    def call(self, name, args, deadline, rule=None):
+        request = {"op": "call", "name": name, "args": wire.to_wire(list(args))}
+        return self.request({**request, "rule": rule} if rule else request, deadline)
 
     def get(self, name, deadline):
         return self.request({"op": "get", "name": name}, deadline)
+
+    def measure(self, name, text, vocab_size, deadline):
+        """(Reply, pair lookups) of the learner's trainer on a counting text (see work.py)."""
+        reply = self.request({"op": "measure", "name": name, "text": text, "vocab_size": vocab_size}, deadline)
+        return reply, reply.info.get("lookups")
+
+    def by_hand(self, name, rule, deadline):
+        """What the learner's function and its helpers use that the by-hand rule refuses."""
+        reply = self.request({"op": "by_hand", "name": name, "rule": rule}, deadline)
+        return reply.value if reply.kind == "ok" else []
+
+
+class SandboxCaller:
+    """The engine's way to run one exercise's function inside the sandbox, before a deadline.
+
+    For an exercise of several functions, `combine(call, args)` runs them (call(name, args)).
+    """
+
+    def __init__(self, sandbox, name, deadline, combine=None):
+        self.sandbox, self.name, self.deadline, self.combine = sandbox, name, deadline, combine
+
+    def call(self, args, rule=None):
+        if self.combine:
+            return self.combine(lambda name, arguments: self.sandbox.call(name, arguments, self.deadline), args)
+        return self.sandbox.call(self.name, args, self.deadline, rule)
+
+    def measure(self, text, vocab_size):
+        return self.sandbox.measure(self.name, text, vocab_size, self.deadline)
+
+    def by_hand(self, rule):
+        return self.sandbox.by_hand(self.name, rule, self.deadline)

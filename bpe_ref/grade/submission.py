@@ -4,10 +4,11 @@ import time
 from pathlib import Path
 
 from . import exercises
-from .checks import judge_workbook_values, workbook_exercise
+from .calling import OUTPUT_LIMIT
 from .engine import Result, run_exercise
-from .sandbox import Sandbox
-from .source import UnreadableSubmission, function_source, names_in, read_submission
+from .module_style import ModuleStyle
+from .sandbox import Sandbox, SandboxCaller
+from .source import UnreadableSubmission, names_in, read_submission
 
 # cell outcomes that say nothing is wrong with the submission itself
 QUIET_CELL_ERRORS = {"NotImplementedError", "NameError"}
@@ -29,34 +30,85 @@ def grade_file(path, timeout=10.0, memory_mb=2048):
     return summary(path, results, cell_notes(sandbox, cells))
 
 
+def graded_names(cells, metadata, defined):
+    """The exercises this submission is graded on, in catalogue order: those it defines or writes,
+    and those its metadata lists. Names defined only in cells marked as given (ready-made helpers
+    such as get_stats in workbook 06) are not the workbook's exercises, unless it lists them."""
+    listed = set(metadata.get("exercises", [])) | set(exercises.workbook_exercises(str(metadata.get("workbook"))))
+    own = {name for cell in cells for name in names_in(cell["source"]) if name not in cell["given"]}
+    given = {name for cell in cells for name in cell["given"]}
+    for name, ex in exercises.REGISTRY.items():
+        if ex.uses and all(n in own or n in defined for n in ex.uses):
+            own.add(name)
+    return [name for name in exercises.CONTRACT
+            if name in listed or name in own or (name in defined and name not in given)]
+
+
 def grade_loaded(sandbox, cells, metadata, loaded, timeout):
     defined = sandbox.defined
     written = {name: index for index, cell in enumerate(cells) for name in names_in(cell["source"])}
-    names = [n for n in exercises.CONTRACT
-             if n in defined or n in written or n in metadata.get("exercises", [])]
+    style = read_module_style(sandbox, timeout) if loaded and _module_style_wanted(defined, metadata) else None
     results = {}
-    for name in names:
+    for name in graded_names(cells, metadata, defined):
         if not loaded:
             results[name] = Result(name, "error", f"could not load the submission: {sandbox.load_failure}")
+        elif exercises.REGISTRY[name].uses:
+            results[name] = grade_combined(sandbox, name, timeout)
         elif name in defined:
-            results[name] = grade_defined(sandbox, cells, name, defined[name], timeout)
+            results[name] = grade_defined(sandbox, name, defined[name], style, timeout)
         elif name in written:
             results[name] = never_defined(name, cells[written[name]]["name"], sandbox.cell_reports.get(written[name]))
         else:
             results[name] = Result(name, "missing", "not defined")
-    if loaded and "merges" in defined and defined["merges"]["kind"] == "value" and (
-            "merges" in metadata.get("exercises", []) or any(
-                is_workbook_style(n, defined) for n in ("encode", "decode"))):
-        results.update(grade_workbook_values(sandbox, defined, timeout))
+    if style is not None and "merges" in defined and defined["merges"]["kind"] == "value":
+        results.update({r.name: r for r in style.value_results()})
+    if loaded:
+        results.update({r.name: r for r in ModuleStyle.missing(metadata.get("exercises", []), results)})
     return results
 
 
-def grade_defined(sandbox, cells, name, info, timeout):
+def _module_style_wanted(defined, metadata):
+    """Whether the submission is in the module-level style: encode/decode of one argument, or
+    metadata that lists `merges` (a drill)."""
+    one_argument = any(defined.get(n, {}).get("kind") == "callable" and defined[n].get("params") == 1
+                       for n in ("encode", "decode"))
+    return "merges" in defined and (one_argument or "merges" in metadata.get("exercises", []))
+
+
+def read_module_style(sandbox, timeout):
+    """The learner's module-level text, merges and vocab, fetched from the sandbox once."""
+    deadline = time.monotonic() + timeout
+
+    def get(name):
+        if name not in sandbox.defined:
+            return None
+        reply = sandbox.get(name, deadline)
+        return reply.value if reply.kind == "ok" else None
+
+    return ModuleStyle.read(get)
+
+
+def grade_defined(sandbox, name, info, style, timeout):
     if info["kind"] == "reference":
         return Result(name, "reference", f"is the reference ({info['what']}), not your own code")
     if info["kind"] != "callable":
         return Result(name, "error", f"{name} should be a function, not a {info['type']}")
-    return grade_callable(sandbox, cells, name, info, timeout)
+    ex = exercises.REGISTRY[name]
+    if name in ("encode", "decode") and info.get("params") == 1:
+        problem = style.problem() if style is not None else "`merges` is not defined"
+        if problem:
+            return Result(name, "error", f"{name}() takes one argument, so it reads module-level merges: {problem}")
+        ex = style.exercise(name)
+    return run_exercise(ex, SandboxCaller(sandbox, name, time.monotonic() + timeout), timeout)
+
+
+def grade_combined(sandbox, name, timeout):
+    """An exercise made of several functions (save_load): graded when all of them are defined."""
+    ex = exercises.REGISTRY[name]
+    absent = [n for n in ex.uses if sandbox.defined.get(n, {}).get("kind") != "callable"]
+    if absent:
+        return Result(name, "missing", f"define {' and '.join(absent)}")
+    return run_exercise(ex, SandboxCaller(sandbox, name, time.monotonic() + timeout, ex.combine), timeout)
 
 
 NEVER_RAN = {
@@ -64,7 +116,6 @@ NEVER_RAN = {
     "timeout": "{where} was still running at the time limit, so {name} was never defined",
     "crashed": "the process died in {where} (os._exit, a crash or the memory limit), so {name} was never defined",
     "exit": "{where} called sys.exit() before {name} was defined",
-    "output_limit": "{where} printed more than 1 MB before {name} was defined",
     "error": "{where} raised {type} before {name} was defined: {message}",
     "reference": "{where} used the reference ({what}) before {name} was defined",
 }
@@ -75,37 +126,10 @@ def never_defined(name, where, report):
     if not report or report.get("status") not in NEVER_RAN:
         return Result(name, "missing", f"not defined (the code in {where} did not define it)")
     fields = {"where": where, "name": name, "line": "?", "message": "", "type": "", "what": "", **report}
+    fields["where"] = where  # the cell's name, not the line inside it
     if report["status"] == "syntax":
         fields["message"] = f"{report.get('message')}: {report.get('text')}".rstrip(": ")
     return Result(name, "error", NEVER_RAN[report["status"]].format(**fields))
-
-
-def is_workbook_style(name, defined):
-    return name in defined and defined[name]["kind"] == "callable" and defined[name].get("params") == 1
-
-
-def grade_callable(sandbox, cells, name, info, timeout):
-    ex = exercises.REGISTRY[name]
-    deadline = time.monotonic() + timeout
-    if name in exercises.WORKBOOK and info.get("params") == 1:
-        reply = sandbox.get("merges", deadline)
-        merges = reply.value if reply.kind == "ok" else None
-        problem = exercises.check_workbook_merges(merges)
-        if problem:
-            return Result(name, "error", f"{name}() takes one argument, so it reads module-level merges: {problem}")
-        text = sandbox.get("text", deadline).value if "text" in sandbox.defined else None
-        ex = workbook_exercise(name, merges, text if isinstance(text, str) else None)
-    call = lambda args: sandbox.call(name, args, deadline)  # noqa: E731
-    return run_exercise(ex, call, source=function_source(cells, name), timeout=timeout)
-
-
-def grade_workbook_values(sandbox, defined, timeout):
-    """Module-level merges (a greedy BPE of module-level text, when there is one) and vocab."""
-    deadline = time.monotonic() + timeout
-    merges = sandbox.get("merges", deadline).value
-    text = sandbox.get("text", deadline).value if "text" in defined else None
-    vocab = sandbox.get("vocab", deadline).value if "vocab" in defined else None
-    return {r.name: r for r in judge_workbook_values(merges, text, vocab)}
 
 
 def cell_notes(sandbox, cells):
@@ -113,6 +137,9 @@ def cell_notes(sandbox, cells):
     notes = []
     for index, report in sorted(sandbox.cell_reports.items()):
         where, status = cells[index]["name"], report.get("status")
+        if report.get("printed", 0) > OUTPUT_LIMIT:
+            notes.append(f"{where} printed {report['printed'] / 1e6:.1f} MB; only the output was dropped, "
+                         "the code ran to the end")
         if status == "syntax":
             notes.append(f"{where}, line {report.get('line')}: syntax error: {report.get('message')}")
         elif status == "timeout":
@@ -121,11 +148,10 @@ def cell_notes(sandbox, cells):
             notes.append(f"{where}: the process died here (os._exit, a crash or the memory limit)")
         elif status == "exit":
             notes.append(f"{where}: called sys.exit(); the rest of the cell was skipped")
-        elif status == "output_limit":
-            notes.append(f"{where}: printed more than 1 MB; the rest of the cell was skipped")
         elif status == "error" and report.get("type") not in QUIET_CELL_ERRORS \
                 and not cells[index].get("raises_on_purpose") and defines_graded_names(cells[index]):
-            notes.append(f"{report.get('where') or where}: {report.get('type')}: {report.get('message')}")
+            line = f": {report['line']}" if report.get("line") else ""
+            notes.append(f"{report.get('where') or where}{line}: {report.get('type')}: {report.get('message')}")
     if sandbox.load_failure:
         notes.append(sandbox.load_failure)
     return notes
@@ -134,7 +160,7 @@ def cell_notes(sandbox, cells):
 def defines_graded_names(cell):
     """Whether a cell holds the learner's work (an exercise, or module-level merges/vocab);
     errors in the course's own demo cells are not the learner's business."""
-    return bool(names_in(cell["source"]) & (set(exercises.CONTRACT) | {"merges", "vocab"}))
+    return bool((names_in(cell["source"]) - set(cell["given"])) & (set(exercises.CONTRACT) | {"merges", "vocab"}))
 
 
 def summary(path, results, notes, error=None):

@@ -4,15 +4,14 @@ Started by bpe_ref.grade.sandbox as `python -I worker.py MEMORY_MB`. It imports 
 bpe_ref: `bpe_ref`, `tiktoken` and `minbpe` are replaced by stand-ins whose functions, when
 called, mark the call as a use of the reference. The course's `check(...)` calls become no-ops.
 It speaks one JSON object per line on private copies of stdin/stdout; the learner's prints are
-counted (and capped), never mixed into the protocol. Expected values are never computed here.
+counted and dropped, never mixed into the protocol. Every call and every cell goes through
+calling.py, as the in-notebook check does. Expected values are never computed here.
 """
 
 import builtins
-import functools
 import importlib.abc
 import importlib.machinery
 import importlib.util
-import inspect
 import linecache
 import os
 import sys
@@ -20,7 +19,6 @@ import types
 from pathlib import Path
 
 HERE = Path(os.path.realpath(__file__)).parent
-OUTPUT_LIMIT = 1_000_000  # characters a learner may print per call (or while loading)
 REFERENCE_ROOTS = ("bpe_ref", "tiktoken", "tiktoken_ext", "minbpe")
 NO_OP_MODULES = ("bpe_ref.grade", "bpe_ref.viewer")
 USED = []  # reference objects touched during the current call
@@ -34,15 +32,11 @@ def _load_file(path, name):
 
 
 wire = _load_file(HERE / "wire.py", "_bpe_grade_wire")
+calling = _load_file(HERE / "calling.py", "_bpe_grade_calling")
+byhand = _load_file(HERE / "byhand.py", "_bpe_grade_byhand")
+work = _load_file(HERE / "work.py", "_bpe_grade_work")
+ReferenceUsed = calling.ReferenceUsed
 PATTERNS = {k: v for k, v in vars(_load_file(HERE.parent / "patterns.py", "_bpe_grade_patterns")).items() if k.isupper()}
-
-
-class ReferenceUsed(BaseException):
-    """Raised when learner code calls into the reference; BaseException so `except Exception` misses it."""
-
-
-class OutputLimit(BaseException):
-    """Raised when learner code prints more than OUTPUT_LIMIT characters."""
 
 
 class Poison:
@@ -64,32 +58,6 @@ class Poison:
 
     def __repr__(self):
         return f"<reference {self._path}>"
-
-
-def _real_locations():
-    """Folders of the real reference code, to notice it being loaded by file path."""
-    places = [str(HERE.parent) + os.sep]
-    spec = importlib.machinery.PathFinder.find_spec("tiktoken")
-    if spec is not None and spec.origin:
-        places.append(os.path.realpath(Path(spec.origin).parent) + os.sep)
-    return tuple(places)
-
-
-REAL_LOCATIONS = _real_locations()
-GRADE_LOCATION = str(HERE) + os.sep
-
-
-@functools.lru_cache(maxsize=4096)
-def real_path(filename):
-    return os.path.realpath(filename)
-
-
-def watch_reference(frame, event, arg):
-    """A profile hook: record any call into the real bpe_ref or tiktoken files."""
-    if event == "call":
-        filename = real_path(frame.f_code.co_filename)
-        if filename.startswith(REAL_LOCATIONS) and not filename.startswith(GRADE_LOCATION):
-            USED.append(f"{Path(filename).stem}.{frame.f_code.co_name}")
 
 
 def _no_op(*args, **kwargs):
@@ -127,27 +95,6 @@ class FakeFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         pass
 
 
-class LimitedWriter:
-    """sys.stdout/sys.stderr for learner code: counts characters, keeps none, stops a flood."""
-
-    encoding = "utf-8"
-
-    def __init__(self):
-        self.count = 0
-
-    def write(self, text):
-        self.count += len(text)
-        if self.count > OUTPUT_LIMIT:
-            raise OutputLimit(self.count)
-        return len(text)
-
-    def flush(self):
-        pass
-
-    def isatty(self):
-        return False
-
-
 class FakeIPython:
     """get_ipython() for notebook code: magics and display hooks do nothing."""
 
@@ -155,23 +102,10 @@ class FakeIPython:
         return _no_op
 
 
-def where(exc, namespace_files):
-    """'cell 3, line 7' for the innermost frame of learner code in a traceback."""
-    found = None
-    tb = exc.__traceback__
-    while tb is not None:
-        filename = tb.tb_frame.f_code.co_filename
-        if filename in namespace_files:
-            found = f"{filename.strip('<>')}, line {tb.tb_lineno}"
-        tb = tb.tb_next
-    return found
-
-
 class Worker:
     def __init__(self, proto_in, proto_out):
         self.proto_in, self.proto_out = proto_in, proto_out
-        self.writer = LimitedWriter()
-        self.files = set()
+        self.labels = {}  # cell file name -> the cell as the learner sees it
         self.ns = {
             "__name__": "__main__",
             "__builtins__": builtins,
@@ -183,43 +117,45 @@ class Worker:
         self.proto_out.write(wire.dumps(message) + "\n")
         self.proto_out.flush()
 
-    def error_info(self, exc):
-        return {"type": type(exc).__name__, "message": str(exc)[:300], "where": where(exc, self.files),
-                "kinds": [c.__name__ for c in type(exc).__mro__]}
+    def label_of(self, filename, function_name):
+        return self.labels.get(filename) or calling.default_label(filename, function_name)
+
+    def run(self, go):
+        """Run learner code through calling.py (`go()` returns the outcome), adding the uses of the
+        stand-ins that the code caught and hid (`except BaseException`)."""
+        USED.clear()
+        outcome = go()
+        if USED and "reference" not in outcome:
+            return {"reference": USED[0]}
+        return outcome
 
     # --------------------------------------------------------------- loading
 
-    def run_cell(self, index, name, source):
-        filename = f"<{name}>"
-        self.files.add(filename)
+    def run_cell(self, index, cell, seconds):
+        filename = f"<cell-{index}>"
+        self.labels[filename] = cell["name"]
+        source = cell["source"]
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         try:
             code = compile(source, filename, "exec")
         except SyntaxError as e:
             return {"status": "syntax", "line": e.lineno, "message": e.msg, "text": (e.text or "").strip()[:200]}
-        USED.clear()
-        try:
-            exec(code, self.ns)
-        except OutputLimit:
-            return {"status": "output_limit"}
-        except SystemExit as e:
-            return {"status": "exit", "code": str(e.code)}
-        except ReferenceUsed as e:
-            return {"status": "reference", "what": str(e)}
-        except BaseException as e:  # noqa: BLE001 - learner code may raise anything
-            return {"status": "error", **self.error_info(e)}
-        return {"status": "ok"}
+        outcome = self.run(lambda: calling.invoke(lambda: exec(code, self.ns), seconds, self.label_of))
+        status = next(iter(outcome))
+        report = {"status": {"ok": "ok", "raised": "error"}.get(status, status), "printed": outcome.get("printed", 0)}
+        if status == "raised":
+            report.update(outcome["raised"])
+        elif status in ("reference", "exit", "not_implemented"):
+            report["what"] = str(outcome[status])
+        return report
 
-    def load(self, cells, skip):
-        self.writer.count = 0
+    def load(self, cells, skip, seconds):
         for index, cell in enumerate(cells):
             if index in skip:
                 self.send({"cell": index, "status": "skipped"})
                 continue
             self.send({"cell": index, "status": "started"})
-            result = self.run_cell(index, cell["name"], cell["source"])
-            self.writer.count = 0
-            self.send({"cell": index, **result})
+            self.send({"cell": index, **self.run_cell(index, cell, seconds)})
         self.send({"loaded": True, "defined": self.describe()})
 
     def describe(self):
@@ -231,83 +167,79 @@ class Worker:
             if isinstance(obj, Poison):
                 defined[name] = {"kind": "reference", "what": obj._path}
             elif callable(obj):
-                defined[name] = {"kind": "callable", "params": required_params(obj)}
+                defined[name] = {"kind": "callable", "params": calling.required_params(obj)}
             else:
                 defined[name] = {"kind": "value", "type": type(obj).__name__}
         return defined
 
     # --------------------------------------------------------------- calling
 
-    def call(self, name, args):
+    def function(self, name):
+        """The learner's function `name`, or the reply that says why there is none to call."""
         fn = self.ns.get(name)
         if fn is None:
-            return {"missing": True}
+            return None, {"missing": True}
         if isinstance(fn, Poison):
-            return {"reference": fn._path}
-        args = wire.from_wire(args)
-        before = wire.dumps(wire.to_wire(args))
-        USED.clear()
-        self.writer.count = 0
-        sys.setprofile(watch_reference)
-        try:
-            result = fn(*args)
-        except NotImplementedError as e:
-            return {"not_implemented": str(e)[:300]}
-        except ReferenceUsed as e:
-            return {"reference": str(e)}
-        except OutputLimit:
-            return {"output_limit": OUTPUT_LIMIT}
-        except SystemExit as e:
-            return {"exit": str(e.code)}
-        except MemoryError:
-            return {"memory": True}
-        except BaseException as e:  # noqa: BLE001
-            return {"raised": self.error_info(e)}
-        finally:
-            sys.setprofile(None)
-        if USED:
-            return {"reference": USED[0]}
-        try:
-            value = wire.to_wire(result)
-            mutated = wire.dumps(wire.to_wire(args)) != before
-        except BaseException as e:  # noqa: BLE001 - a hostile __iter__ or __repr__
-            return {"raised": {"type": type(e).__name__, "message": "its result could not be read", "where": None}}
-        return {"ok": value, "mutated": mutated}
+            return None, {"reference": fn._path}
+        return fn, None
 
-    def get(self, name):
+    def call(self, request):
+        fn, refusal = self.function(request["name"])
+        if refusal:
+            return refusal
+        args = wire.from_wire(request["args"])
+        refuses = byhand.refuser(request["rule"]) if request.get("rule") else None
+        return self.wired(self.run(lambda: calling.call(fn, args, request.get("seconds"), self.label_of, refuses)))
+
+    def measure(self, request):
+        """The learner's trainer on a text that counts its pair lookups (see work.py)."""
+        fn, refusal = self.function(request["name"])
+        if refusal:
+            return refusal
+        def trainer(text, vocab_size):
+            return self.run(lambda: calling.invoke(lambda: fn(text, vocab_size), request.get("seconds"),
+                                                   self.label_of, fn, calling.Watch()))
+
+        outcome, lookups = work.count_lookups(trainer, request["text"], request["vocab_size"])
+        return {**self.wired(outcome), "lookups": lookups}
+
+    def by_hand(self, request):
+        fn, refusal = self.function(request["name"])
+        if refusal:
+            return refusal
+        return {"ok": wire.to_wire(byhand.static_shortcuts(fn, request["rule"], calling.is_learner_file))}
+
+    @staticmethod
+    def wired(outcome):
+        """The outcome with its value in wire form (a hostile value's error becomes the reply)."""
+        if "ok" not in outcome:
+            return outcome
+        try:
+            return {**outcome, "ok": wire.to_wire(outcome["ok"])}
+        except BaseException as e:  # noqa: BLE001 - a hostile __iter__ or __repr__
+            return {"raised": {"type": type(e).__name__, "message": "its result could not be read",
+                               "kinds": [type(e).__name__], "where": None}}
+
+    def get(self, request):
+        name = request["name"]
         if name not in self.ns:
             return {"missing": True}
         obj = self.ns[name]
         if isinstance(obj, Poison):
             return {"reference": obj._path}
-        try:
-            return {"ok": wire.to_wire(obj)}
-        except BaseException as e:  # noqa: BLE001
-            return {"raised": {"type": type(e).__name__, "message": str(e)[:200], "where": None}}
+        return self.wired({"ok": obj})
 
     def serve(self):
+        handlers = {"call": self.call, "get": self.get, "measure": self.measure, "by_hand": self.by_hand}
         for line in self.proto_in:
             request = wire.json.loads(line)
             op = request["op"]
             if op == "load":
-                self.load(request["cells"], set(request.get("skip", [])))
-            elif op == "call":
-                self.send(self.call(request["name"], request["args"]))
-            elif op == "get":
-                self.send(self.get(request["name"]))
+                self.load(request["cells"], set(request.get("skip", [])), request.get("seconds"))
+            elif op in handlers:
+                self.send(handlers[op](request))
             elif op == "quit":
                 return
-
-
-def required_params(fn):
-    """How many positional arguments `fn` needs (None when Python cannot tell)."""
-    try:
-        signature = inspect.signature(fn)
-    except (TypeError, ValueError):
-        return None
-    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    return sum(1 for p in signature.parameters.values()
-               if p.kind in kinds and p.default is inspect.Parameter.empty)
 
 
 def limit_memory(megabytes):
@@ -332,7 +264,7 @@ def main():
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
     worker = Worker(proto_in, proto_out)
-    sys.stdout = sys.stderr = worker.writer
+    sys.stdout = sys.stderr = calling.CountingWriter()
     sys.stdin = open(os.devnull, encoding="utf-8")
     sys.meta_path.insert(0, FakeFinder())
     sys.setrecursionlimit(10_000)

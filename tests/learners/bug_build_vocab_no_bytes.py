@@ -1,4 +1,8 @@
-"""BUG in build_vocab: only the merged tokens, not the 256 single bytes. (get_stats, merge are right.)"""
+"""BUG in build_vocab: only the merged tokens, not the 256 single bytes. (get_stats, merge are right.)
+
+expect: get_stats pass, merge pass, build_vocab fail
+cause: build_vocab no_single_bytes
+"""
 
 
 def get_stats(ids):

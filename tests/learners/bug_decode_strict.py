@@ -1,5 +1,10 @@
 """BUG in decode: .decode("utf-8") without errors="replace" raises on half a character.
-(get_stats, merge, encode are right.)"""
+(get_stats, merge, encode are right.)
+
+expect: get_stats pass, merge pass, encode pass, decode error
+cause: decode strict
+shows: decode errors='replace'
+"""
 
 
 def get_stats(ids):

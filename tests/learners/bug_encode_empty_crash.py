@@ -1,5 +1,10 @@
 """BUG in encode: no length check, so min() of an empty dict raises for "" and one-byte text.
-(get_stats, merge are right.)"""
+(get_stats, merge are right.)
+
+expect: get_stats pass, merge pass, encode error
+cause: encode crashes_when_short
+shows: encode empty and one-byte text
+"""
 
 
 def get_stats(ids):

@@ -1,5 +1,10 @@
 """BUG in encode: max instead of min (unknown pairs ranked -inf) applies the LATEST merge first; it
-still round-trips, so decode(encode(t)) == t hides it. (get_stats, merge, decode are right.)"""
+still round-trips, so decode(encode(t)) == t hides it. (get_stats, merge, decode are right.)
+
+expect: get_stats pass, merge pass, decode pass, encode fail
+cause: encode highest_rank
+shows: encode min, not max
+"""
 
 
 def get_stats(ids):

@@ -1,6 +1,10 @@
 """BUG in encode, exactly as in the drill seed: max with merges.get(p, inf) picks a pair that is NOT
 a merge whenever there is one, and stops: most text comes back unmerged. (get_stats, merge,
-decode are right.)"""
+decode are right.)
+
+expect: get_stats pass, merge pass, decode pass, encode fail
+cause: encode max_inf_default
+"""
 
 
 def get_stats(ids):

@@ -1,5 +1,10 @@
 """BUG in encode_special: special-token text that is not allowed is encoded as ordinary text
-instead of raising ValueError. (encode_ordinary is right.)"""
+instead of raising ValueError. (encode_ordinary is right.)
+
+expect: encode_ordinary pass, encode_special fail
+cause: encode_special no_raise
+shows: encode_special raise ValueError
+"""
 
 import regex
 

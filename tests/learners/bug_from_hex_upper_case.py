@@ -1,4 +1,8 @@
-"""BUG in from_hex: only lower-case digits, so 'FF' raises ValueError. (to_hex, u_plus are right.)"""
+"""BUG in from_hex: only lower-case digits, so 'FF' raises ValueError. (to_hex, u_plus are right.)
+
+expect: to_hex pass, u_plus pass, from_hex error
+cause: from_hex no_upper_case
+"""
 
 
 def to_hex(n):

@@ -1,4 +1,9 @@
-"""BUG in get_stats: zip(ids[:-1], ids[1:-1]) never sees the last pair. (merge, build_vocab are right.)"""
+"""BUG in get_stats: zip(ids[:-1], ids[1:-1]) never sees the last pair. (merge, build_vocab are right.)
+
+expect: merge pass, build_vocab pass, get_stats fail
+cause: get_stats last_pair_missing
+shows: get_stats the last pair is missing
+"""
 
 
 def get_stats(ids):

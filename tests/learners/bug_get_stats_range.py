@@ -1,4 +1,8 @@
-"""BUG in get_stats: range(len(ids) - 2) stops one pair early. (merge, decode are right.)"""
+"""BUG in get_stats: range(len(ids) - 2) stops one pair early. (merge, decode are right.)
+
+expect: merge pass, decode pass, get_stats fail
+cause: get_stats last_pair_missing
+"""
 
 
 def get_stats(ids):

@@ -1,4 +1,8 @@
-"""BUG in merge: right answer, but it rewrites the caller's list in place. (get_stats, decode are right.)"""
+"""BUG in merge: right answer, but it rewrites the caller's list in place. (get_stats, decode are right.)
+
+expect: get_stats pass, decode pass, merge fail
+cause: merge in_place
+"""
 
 
 def get_stats(ids):

@@ -1,5 +1,10 @@
 """BUG in merge: after a match it moves on by one, so matches overlap: [5, 5, 5] -> [256, 256].
-(get_stats, build_vocab are right.)"""
+(get_stats, build_vocab are right.)
+
+expect: get_stats pass, build_vocab pass, merge fail
+cause: merge overlap
+shows: merge overlap
+"""
 
 
 def get_stats(ids):

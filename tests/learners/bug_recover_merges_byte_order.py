@@ -1,5 +1,11 @@
 """BUG in recover_merges: takes a single byte's id to be its byte value, but tiktoken's byte
-tokens are shuffled (rank of b'\x00' need not be 0). (decode is right.)"""
+tokens are shuffled (rank of b'\x00' need not be 0). (decode is right.)
+
+expect: decode pass, recover_merges fail
+cause: recover_merges byte_values
+shows: recover_merges ranks(256 single bytes shuffled; b'aa': 256, b'aaa': 257, b'aaaa': 258)
+shows: recover_merges the token b'aa' (rank 256) is b'a' + b'a', the tokens of rank 158 and 158
+"""
 
 
 def decode(ids, vocab):

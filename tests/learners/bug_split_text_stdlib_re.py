@@ -1,5 +1,9 @@
 """BUG in split_text: the standard library's `re` does not know the \\p{L} classes, so every GPT pattern
-raises re.error. (to_hex is right.)"""
+raises re.error. (to_hex is right.)
+
+expect: to_hex pass, split_text error
+cause: split_text stdlib_re
+"""
 
 import re
 

@@ -1,5 +1,9 @@
 """BUG in split_text: ignores the pattern it is given and splits on whitespace.
-(from_hex is right.)"""
+(from_hex is right.)
+
+expect: from_hex pass, split_text fail
+cause: split_text ignores_pattern
+"""
 
 import regex
 

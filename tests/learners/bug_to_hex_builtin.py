@@ -1,4 +1,9 @@
-"""BUG in to_hex: hex(n)[2:] is right, but the exercise is to do it by hand. (from_hex, u_plus are right.)"""
+"""BUG in to_hex: hex(n)[2:] is right, but the exercise is to do it by hand. (from_hex, u_plus are right.)
+
+expect: from_hex pass, u_plus pass, to_hex fail
+cause: to_hex none
+shows: to_hex uses hex
+"""
 
 
 def to_hex(n):

@@ -1,5 +1,9 @@
 """BUG in to_hex: hex() again, hidden in a lambda; the by-hand rule applies all the same.
-(from_hex is right.)"""
+(from_hex is right.)
+
+expect: from_hex pass, to_hex fail
+cause: to_hex none
+"""
 
 to_hex = lambda n: hex(n)[2:]  # noqa: E731
 

@@ -1,4 +1,8 @@
-"""BUG in train: new ids start at 255, on top of the last byte. (get_stats, merge are right.)"""
+"""BUG in train: new ids start at 255, on top of the last byte. (get_stats, merge are right.)
+
+expect: get_stats pass, merge pass, train fail
+cause: train ids_from_255
+"""
 
 
 def get_stats(ids):

@@ -1,4 +1,9 @@
-"""BUG in train: new ids start at 257. (get_stats, merge are right.)"""
+"""BUG in train: new ids start at 257. (get_stats, merge are right.)
+
+expect: get_stats pass, merge pass, train fail
+cause: train ids_from_257
+shows: train the first new id is 256
+"""
 
 
 def get_stats(ids):

@@ -1,5 +1,10 @@
 """BUG in train_incremental: ties go to the pair first in the counts dict, not first in the ids.
-The merges are a valid BPE, but not the naive trainer's. (get_stats, merge are right.)"""
+The merges are a valid BPE, but not the naive trainer's. (get_stats, merge are right.)
+
+expect: get_stats pass, merge pass, train_incremental fail
+cause: train_incremental tie_break
+shows: train_incremental on a tie
+"""
 
 
 def get_stats(ids):

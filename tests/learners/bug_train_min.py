@@ -1,4 +1,8 @@
-"""BUG in train: min instead of max, so it merges the RAREST pair. (get_stats, merge are right.)"""
+"""BUG in train: min instead of max, so it merges the RAREST pair. (get_stats, merge are right.)
+
+expect: get_stats pass, merge pass, train fail
+cause: train least_frequent
+"""
 
 
 def get_stats(ids):

@@ -1,4 +1,9 @@
-"""BUG in train: calls max() on an empty dict once no pair is left. (get_stats, merge are right.)"""
+"""BUG in train: calls max() on an empty dict once no pair is left. (get_stats, merge are right.)
+
+expect: get_stats pass, merge pass, train error
+cause: train raises_when_no_pair
+shows: train stop when no pair is left
+"""
 
 
 def get_stats(ids):

@@ -1,4 +1,8 @@
-"""BUG in train: num_merges = vocab_size - 257 makes one merge too few. (get_stats, merge are right.)"""
+"""BUG in train: num_merges = vocab_size - 257 makes one merge too few. (get_stats, merge are right.)
+
+expect: get_stats pass, merge pass, train fail
+cause: train one_too_few
+"""
 
 
 def get_stats(ids):

@@ -1,4 +1,8 @@
-"""BUG in train: range(256, vocab_size + 1) makes one merge too many. (get_stats, merge are right.)"""
+"""BUG in train: range(256, vocab_size + 1) makes one merge too many. (get_stats, merge are right.)
+
+expect: get_stats pass, merge pass, train fail
+cause: train one_too_many
+"""
 
 
 def get_stats(ids):

@@ -1,5 +1,9 @@
 """BUG in train_regex: splits the text, then glues the chunks' bytes into one list, so pairs are
-counted (and merged) across chunk boundaries. (split_text, get_stats, merge are right.)"""
+counted (and merged) across chunk boundaries. (split_text, get_stats, merge are right.)
+
+expect: split_text pass, get_stats pass, merge pass, train_regex fail
+cause: train_regex across_chunks
+"""
 
 import regex
 

@@ -1,4 +1,8 @@
-"""BUG in u_plus: no zero padding, so 'A' gives 'U+41' instead of 'U+0041'. (to_hex, from_u_plus are right.)"""
+"""BUG in u_plus: no zero padding, so 'A' gives 'U+41' instead of 'U+0041'. (to_hex, from_u_plus are right.)
+
+expect: to_hex pass, from_u_plus pass, u_plus fail
+cause: u_plus no_padding
+"""
 
 
 def to_hex(n):

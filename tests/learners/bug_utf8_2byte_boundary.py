@@ -1,4 +1,8 @@
-"""BUG in utf8_encode: cp <= 0x80 keeps U+0080 in one byte (the 1/2-byte boundary). (to_hex is right.)"""
+"""BUG in utf8_encode: cp <= 0x80 keeps U+0080 in one byte (the 1/2-byte boundary). (to_hex is right.)
+
+expect: to_hex pass, utf8_encode fail
+cause: utf8_encode one_byte_limit
+"""
 
 
 def to_hex(n):

@@ -1,4 +1,9 @@
-"""BUG in utf8_encode: cp <= 0x800 squeezes U+0800 into two bytes (the 2/3-byte boundary). (to_hex is right.)"""
+"""BUG in utf8_encode: cp <= 0x800 squeezes U+0800 into two bytes (the 2/3-byte boundary). (to_hex is right.)
+
+expect: to_hex pass, utf8_encode fail
+cause: utf8_encode two_byte_limit
+shows: utf8_encode b'\xe0\xa0\x80'
+"""
 
 
 def to_hex(n):

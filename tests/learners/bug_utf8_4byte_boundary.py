@@ -1,5 +1,9 @@
 """BUG in utf8_encode: cp <= 0x10000 squeezes U+10000 into three bytes (the 3/4-byte boundary).
-(to_hex is right.)"""
+(to_hex is right.)
+
+expect: to_hex pass, utf8_encode fail
+cause: utf8_encode three_byte_limit
+"""
 
 
 def to_hex(n):

@@ -1,5 +1,10 @@
 """BUG in utf8_encode: the right bytes, but by str.encode, which the exercise forbids.
-(u_plus, from_u_plus are right.)"""
+(u_plus, from_u_plus are right.)
+
+expect: u_plus pass, from_u_plus pass, utf8_encode fail
+cause: utf8_encode none
+shows: utf8_encode uses str.encode()
+"""
 
 
 def u_plus(ch):

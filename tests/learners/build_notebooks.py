@@ -18,6 +18,15 @@ HERE = Path(__file__).resolve().parent
 class Md(str):
     """A markdown cell; every plain string is a code cell."""
 
+
+class Given(str):
+    """A code cell the course gives ready-made (metadata bpe_course.given names what it defines)."""
+
+    def __new__(cls, source, *names):
+        cell = super().__new__(cls, source)
+        cell.names = list(names)
+        return cell
+
 GET_STATS = '''def get_stats(ids):
     counts = {}
     for pair in zip(ids, ids[1:]):
@@ -36,13 +45,25 @@ MERGE = '''def merge(ids, pair, idx):
             i += 1
     return newids'''
 
+ENCODE_MIN = '''def encode(text, merges):
+    ids = list(text.encode('utf-8'))
+    while len(ids) >= 2:
+        stats = get_stats(ids)
+        pair = min(stats, key=lambda p: merges.get(p, float('inf')))
+        if pair not in merges:
+            break
+        ids = merge(ids, pair, merges[pair])
+    return ids'''
+
 DECODE = '''def decode(ids, vocab):
     return b"".join(vocab[idx] for idx in ids).decode("utf-8", errors="replace")'''
 
 # ---------------------------------------------------------------------------- a course notebook
 
 GOOD_NOTEBOOK = [
-    Md("# 04 · Naive BPE\nEvery exercise is done; each one is followed by its check."),
+    Md("# 04 · Naive BPE\nEvery exercise is done; each one is followed by its check.\n\n"
+       "expect: to_hex pass, from_hex pass, utf8_encode pass, get_stats pass, merge pass, train pass, "
+       "build_vocab pass, decode pass, encode pass"),
     ("from bpe_ref.grade import check, check_all\n"
      "from bpe_ref import GPT4_SPLIT_PATTERN  # the patterns are data, not code: allowed"),
     Md("## 1. Hexadecimal"),
@@ -168,35 +189,89 @@ def workbook(intro, choose):
 NOTEBOOKS = {
     "good_notebook.ipynb": ({"exercises": ["to_hex", "from_hex", "utf8_encode", "get_stats", "merge",
                                            "train", "build_vocab", "decode", "encode"]}, GOOD_NOTEBOOK),
-    "workbook_good.ipynb": ({}, workbook("# Weekly drill\nNaive BPE from scratch; all of it right.", "min")),
+    "workbook_good.ipynb": ({}, workbook(
+        "# Weekly drill\nNaive BPE from scratch; all of it right.\n\n"
+        "expect: get_stats pass, merge pass, decode pass, encode pass, merges pass, vocab pass", "min")),
     "workbook_bug_max_encode.ipynb": ({}, workbook(
-        "# Weekly drill\nBUG: encode uses `max` with `merges.get(p, inf)`, exactly as the seed workbook did.",
-        "max")),
+        "# Weekly drill\nBUG: encode uses `max` with `merges.get(p, inf)`, exactly as the seed workbook did.\n\n"
+        "expect: get_stats pass, merge pass, decode pass, merges pass, vocab pass, encode fail\n"
+        "cause: encode max_inf_default", "max")),
     "hostile_loop_top_cell.ipynb": ({}, [
-        Md("# An endless loop at top level in one cell; the other cells are still graded."),
+        Md("# An endless loop at top level in one cell; the other cells are still graded.\n\n"
+           "expect: get_stats pass, merge pass, decode pass\n"
+           "shows: notes the cell starting `import time`: still running after the time limit"),
         MERGE,
         "import time\nwhile True:\n    time.sleep(0.01)",
         GET_STATS,
         DECODE,
     ]),
     "hostile_syntax_cell.ipynb": ({}, [
-        Md("# One cell does not parse; the other cells are still graded."),
+        Md("# One cell does not parse; the other cells are still graded.\n\n"
+           "expect: get_stats pass, decode pass, merge error\n"
+           "shows: merge syntax error in the cell defining merge, line 1"),
         GET_STATS,
         "def merge(ids, pair, idx)\n    return [idx for _ in ids]",
         DECODE,
     ]),
     "hostile_print_top.ipynb": ({}, [
-        Md("# One cell prints megabytes at top level; the other cells are still graded."),
+        Md("# One cell prints megabytes at top level: the output is dropped, the code still runs.\n\n"
+           "expect: get_stats pass, merge pass\n"
+           "shows: notes the cell starting `for _ in range(50):` printed 25.0 MB; only the output was dropped"),
         GET_STATS,
         'for _ in range(50):\n    print("spam " * 100_000)',
         MERGE,
     ]),
+    "good_given_helpers.ipynb": ({"exercises": ["encode"]}, [
+        Md("# 06 · Encoding\nget_stats and merge are given (marked in the cells' metadata): the score counts "
+           "encode only, the workbook's one exercise.\n\nexpect: encode pass"),
+        Given(GET_STATS, "get_stats"),
+        Given(MERGE, "merge"),
+        ENCODE_MIN,
+        "check(encode)",
+    ]),
+    "bug_given_helpers_broken_encode.ipynb": ({"exercises": ["encode"]}, [
+        Md("# 06 · Encoding\nBUG in encode: it skips texts of two bytes or fewer. The given helpers are "
+           "not graded.\n\nexpect: encode fail\ncause: encode stops_at_two"),
+        Given(GET_STATS + "\n\n\n" + MERGE, "get_stats", "merge"),
+        ENCODE_MIN.replace("    ids = list(text.encode('utf-8'))\n",
+                           "    ids = list(text.encode('utf-8'))\n    if len(ids) <= 2:\n        return ids\n"),
+    ]),
+    "bug_encode_name_error.ipynb": ({}, [
+        Md("# A typo: encode calls get_stat, which no cell defines. The hint is about that NameError "
+           "and its line, not encode's usual advice.\n\nexpect: get_stats pass, merge pass, encode error\n"
+           "cause: encode none\nshows: encode `get_stat` does not exist when encode runs\n"
+           "shows: encode the cell defining encode, line 4: stats = get_stat(ids)"),
+        GET_STATS,
+        MERGE,
+        ENCODE_MIN.replace("stats = get_stats(ids)", "stats = get_stat(ids)"),
+    ]),
+    "bug_train_incremental_recount.ipynb": ({"exercises": ["train_incremental"]}, [
+        Md("# 10 · Fast BPE\nBUG: train_incremental calls the given get_stats on the whole list after every "
+           "merge: the merges are right, the work is the naive loop's.\n\nexpect: train_incremental fail\n"
+           "shows: train_incremental it does the work of a recount"),
+        Given(GET_STATS + "\n\n\n" + MERGE, "get_stats", "merge"),
+        '''def train_incremental(text, vocab_size):
+    ids = list(text.encode("utf-8"))
+    counts = get_stats(ids)
+    merges = {}
+    for idx in range(256, vocab_size):
+        if not counts:
+            break
+        pair = max(counts, key=counts.get)
+        ids = merge(ids, pair, idx)
+        counts = get_stats(ids)  # "updated": in fact recounted from scratch
+        merges[pair] = idx
+    return merges''',
+    ]),
     "hostile_bad_metadata.ipynb": ("drill", [
-        Md("# The course metadata was edited by hand into a string: the notebook is still a submission."),
+        Md("# The course metadata was edited by hand into a string: the notebook is still a submission.\n\n"
+           "expect: get_stats pass"),
         GET_STATS,
     ]),
     "hostile_stubs.ipynb": ({"exercises": ["get_stats", "merge", "train", "encode", "decode"]}, [
-        Md("# A learner copy half done: nbgrader-style stubs are `missing`, never `error`."),
+        Md("# A learner copy half done: nbgrader-style stubs are `missing`, never `error`.\n\n"
+           "expect: get_stats pass, decode pass, merge missing, train missing, encode missing\n"
+           "shows: merge not implemented yet\nshows: encode not defined"),
         GET_STATS,
         "def merge(ids, pair, idx):\n    # YOUR CODE HERE\n    raise NotImplementedError()",
         "def train(text, vocab_size):\n    # YOUR CODE HERE\n    raise NotImplementedError()",
@@ -214,6 +289,8 @@ def build(cells, metadata):
         nb.metadata["bpe_course"] = metadata
     for number, source in enumerate(cells):
         cell = (new_markdown_cell if isinstance(source, Md) else new_code_cell)(str(source))
+        if isinstance(source, Given):
+            cell.metadata["bpe_course"] = {"given": source.names}
         cell.id = f"cell-{number}"
         nb.cells.append(cell)
     return nb

@@ -1,4 +1,7 @@
-"""A learner who wrote every exercise in the plain minbpe style: all of it is right."""
+"""A learner who wrote every exercise in the plain minbpe style: all of it is right.
+
+expect: to_hex pass, from_hex pass, u_plus pass, from_u_plus pass, utf8_encode pass, get_stats pass, merge pass, train pass, build_vocab pass, decode pass, encode pass, split_text pass, train_regex pass, encode_ordinary pass, encode_special pass, recover_merges pass
+"""
 
 import regex
 

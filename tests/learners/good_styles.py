@@ -1,5 +1,8 @@
 """Correct, but not the way the reference does it: Counter, recursion, bytearray, rank-order
-encoding, a tie-break that takes the LAST of the tied pairs. Every exercise must pass."""
+encoding, a tie-break that takes the LAST of the tied pairs. Every exercise must pass.
+
+expect: to_hex pass, from_hex pass, u_plus pass, from_u_plus pass, utf8_encode pass, get_stats pass, merge pass, train pass, build_vocab pass, decode pass, encode pass, split_text pass, train_regex pass, encode_ordinary pass, encode_special pass, recover_merges pass, save_load pass
+"""
 
 from collections import Counter
 
@@ -142,4 +145,21 @@ def recover_merges(mergeable_ranks):
             i = ranks.index(min(ranks))
             parts[i:i + 2] = [parts[i] + parts[i + 1]]
         merges[mergeable_ranks[parts[0]], mergeable_ranks[parts[1]]] = rank
+    return merges
+
+
+def save_merges(merges, path):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("minbpe v1\n")
+        for p0, p1 in merges:
+            f.write(f"{p0} {p1}\n")
+
+
+def load_merges(path):
+    merges = {}
+    with open(path, encoding="utf-8") as f:
+        assert f.readline().strip() == "minbpe v1"
+        for idx, line in enumerate(f, start=256):
+            p0, p1 = map(int, line.split())
+            merges[(p0, p1)] = idx
     return merges

@@ -1,5 +1,8 @@
 """train_incremental done properly: count pairs once, then after each merge take away the pairs
-around every replaced occurrence and add the new ones. Same merges as the naive trainer."""
+around every replaced occurrence and add the new ones. Same merges as the naive trainer.
+
+expect: train_incremental pass
+"""
 
 
 def train_incremental(text, vocab_size):

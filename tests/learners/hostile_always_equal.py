@@ -1,5 +1,8 @@
 """HOSTILE: answers that claim to equal anything (a lying __eq__), as an object and as a list
-subclass. They must not pass; decode is right."""
+subclass. They must not pass; decode is right.
+
+expect: decode pass, get_stats fail, merge fail
+"""
 
 
 class Anything:

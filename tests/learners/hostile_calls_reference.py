@@ -1,6 +1,11 @@
 """HOSTILE: functions that call the reference from inside: bpe_ref imported in the body, tiktoken,
 and importlib.import_module. All of them are `reference`; decode is the learner's own and right.
-(Loading bpe_ref/naive.py by its file path: hostile_reference_by_path.py.)"""
+(Loading bpe_ref/naive.py by its file path: hostile_reference_by_path.py.)
+
+expect: decode pass, get_stats reference, build_vocab reference, encode reference
+shows: encode tiktoken.get_encoding
+shows: build_vocab bpe_ref.naive.build_vocab
+"""
 
 import importlib
 

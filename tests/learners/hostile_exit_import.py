@@ -1,5 +1,9 @@
 """HOSTILE: the file ends with a main guard that calls sys.exit(); everything it defines is right.
-(In the grader the file runs as __main__, so the guard fires after the definitions.)"""
+(In the grader the file runs as __main__, so the guard fires after the definitions.)
+
+expect: get_stats pass, decode pass
+shows: notes called sys.exit()
+"""
 
 import sys
 

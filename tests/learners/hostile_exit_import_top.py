@@ -1,5 +1,9 @@
 """HOSTILE: sys.exit() at the top, before anything is defined: the exercises it goes on to
-define (get_stats, decode) never exist."""
+define (get_stats, decode) never exist.
+
+expect: get_stats error, decode error
+shows: notes called sys.exit()
+"""
 
 import sys
 

@@ -1,4 +1,8 @@
-"""HOSTILE: merge calls sys.exit() instead of returning; get_stats and decode are right."""
+"""HOSTILE: merge calls sys.exit() instead of returning; get_stats and decode are right.
+
+expect: get_stats pass, decode pass, merge error
+shows: merge sys.exit()
+"""
 
 import sys
 

@@ -1,4 +1,8 @@
-"""HOSTILE: train never returns (an endless loop); get_stats and decode are right and still graded."""
+"""HOSTILE: train never returns (an endless loop); get_stats and decode are right and still graded.
+
+expect: get_stats pass, decode pass, train timeout
+shows: train longer than 3 s
+"""
 
 
 def get_stats(ids):

@@ -1,5 +1,11 @@
 """HOSTILE: build_vocab asks for 100 GB at once and encode grows a list without end; both must
-be errors (out of memory), not a crash of the grader. get_stats and decode are right."""
+be errors (out of memory), not a crash of the grader. get_stats and decode are right.
+
+expect: get_stats pass, decode pass, build_vocab error, encode error
+shows: build_vocab ran out of memory
+shows: encode ran out of memory
+options: memory_mb=512
+"""
 
 
 def get_stats(ids):

@@ -1,6 +1,10 @@
 """HOSTILE: merge is WRONG (matches overlap), and the file patches the reference to agree with it.
 In the sandbox bpe_ref is a stand-in, so nothing here can reach the grader: merge must fail.
-get_stats and decode are right."""
+get_stats and decode are right.
+
+expect: get_stats pass, decode pass, merge fail
+cause: merge overlap
+"""
 
 import bpe_ref
 import bpe_ref.naive

@@ -1,5 +1,9 @@
 """HOSTILE: os._exit(3) at import, after get_stats and decode are defined: the process dies while
-loading, so nothing can be graded; every exercise it defines should be reported as an error."""
+loading, so nothing can be graded; every exercise it defines should be reported as an error.
+
+expect: get_stats error, decode error
+shows: notes os._exit()
+"""
 
 import os
 

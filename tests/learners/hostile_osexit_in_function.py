@@ -1,5 +1,9 @@
 """HOSTILE: merge kills its own process with os._exit(1); the grader restarts it and still grades
-get_stats and decode, which are right."""
+get_stats and decode, which are right.
+
+expect: get_stats pass, decode pass, merge error
+shows: merge the process ended during the call
+"""
 
 import os
 

@@ -1,6 +1,10 @@
 """HOSTILE: merge closes every inherited file descriptor, then takes half a second to die with
 os._exit(3). The grader sees its pipe close before the process has exited, and must still
-report the real exit code (3). get_stats is right."""
+report the real exit code (3). get_stats is right.
+
+expect: get_stats pass, merge error
+shows: merge exit code 3
+"""
 
 import os
 import time

@@ -1,4 +1,8 @@
-"""HOSTILE: decode prints megabytes on every call; get_stats and merge are right."""
+"""HOSTILE: decode prints megabytes on every call; get_stats and merge are right.
+
+expect: get_stats pass, merge pass, decode pass
+shows: decode all of it dropped
+"""
 
 def get_stats(ids):
     counts = {}

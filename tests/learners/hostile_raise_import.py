@@ -1,4 +1,8 @@
-"""HOSTILE: a demo at the bottom raises KeyError at import; the functions above it are right."""
+"""HOSTILE: a demo at the bottom raises KeyError at import; the functions above it are right.
+
+expect: get_stats pass, decode pass
+shows: notes KeyError: 999
+"""
 
 
 def get_stats(ids):

@@ -1,5 +1,8 @@
 """HOSTILE: merge loads the course's bpe_ref/naive.py by its file path (relative to this folder,
-where the grader runs the file) and calls its merge: status reference. get_stats is right."""
+where the grader runs the file) and calls its merge: status reference. get_stats is right.
+
+expect: get_stats pass, merge reference
+"""
 
 import importlib.util
 import os

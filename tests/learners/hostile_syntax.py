@@ -1,4 +1,9 @@
-"""HOSTILE: a syntax error on line 11 (a missing colon): nothing in the file can run."""
+"""HOSTILE: a syntax error on line 16 (a missing colon): nothing in the file can run.
+
+expect: get_stats error, merge error
+shows: merge syntax error in hostile_syntax.py, line 16
+shows: get_stats syntax error in hostile_syntax.py, line 16
+"""
 
 
 def get_stats(ids):

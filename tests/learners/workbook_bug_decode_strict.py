@@ -1,5 +1,8 @@
 # The weekly drill with one BUG: decode(ids) calls .decode("utf-8") without errors="replace",
 # so half a character raises. Everything else (text, merges, vocab, encode) is right.
+#
+# expect: get_stats pass, merge pass, encode pass, merges pass, vocab pass, decode error
+# cause: decode strict
 
 text = "hello hello world! the quick brown fox jumps over the lazy dog; hello again, world. 안녕 안녕"
 tokens = list(text.encode("utf-8"))

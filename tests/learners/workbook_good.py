@@ -1,5 +1,7 @@
 # The weekly drill, written out in one go: module-level text, merges and vocab, then
 # decode(ids) and encode(text) that read them. Everything here is right.
+#
+# expect: get_stats pass, merge pass, decode pass, encode pass, merges pass, vocab pass
 
 text = "hello hello world! the quick brown fox jumps over the lazy dog; hello again, world. 안녕 안녕"
 tokens = list(text.encode("utf-8"))

@@ -1,0 +1,151 @@
+"""The weekly-drill style: module-level `text`, `merges` and `vocab`, with encode(text) and
+decode(ids) that read them. One home for it, used by check_all() in the kernel and by bpe-grade.
+
+The values are read once per submission (`ModuleStyle.read`); encode and decode are graded
+against the learner's own merges, on texts where two of those merges compete.
+"""
+
+from dataclasses import dataclass
+
+import regex
+from hypothesis import strategies as st
+
+from ._private import naive
+from .engine import Result
+from .exercises import REGISTRY
+from .exercises.common import MIXED_TEXT, Bug, Exercise, Mismatch, same
+from .exercises.w04_naive_bpe import replay
+from .exercises.w06_encoding import ENCODE_BUGS, observe_encoding
+from .exercises.w07_regex_splitting import competing_texts
+
+NAMES = ("text", "merges", "vocab")
+NOT_YET = {"merges": "not defined yet: train at module level, into `merges`",
+           "vocab": "not defined yet, or not checked: `vocab` is checked once `merges` passes"}
+
+
+@dataclass
+class ModuleStyle:
+    merges: object
+    vocab: object = None
+    text: object = None
+
+    @classmethod
+    def read(cls, get):
+        """The module-level values, each fetched once with get(name) (None when it is not defined)."""
+        values = {name: get(name) for name in NAMES}
+        text = values["text"] if isinstance(values["text"], str) else None
+        return cls(values["merges"], values["vocab"], text)
+
+    def problem(self):
+        """None if `merges` is well formed; else what is wrong with it."""
+        if not isinstance(self.merges, dict):
+            return f"`merges` should be a dict {{(id, id): new_id}}, not {type(self.merges).__name__}"
+        for step, (pair, idx) in enumerate(self.merges.items()):
+            if idx != 256 + step:
+                return f"merge #{step + 1} has id {idx}; new ids run 256, 257, ..."
+            if not (isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(p, int) and p < idx for p in pair)):
+                return f"merge #{step + 1} should map a pair of earlier ids to {idx}, not {pair!r}"
+        return None
+
+    # ------------------------------------------------------------------ the values
+
+    def value_results(self):
+        """Results for `merges` (a greedy BPE of `text`, when there is one) and `vocab` (if defined)."""
+        problem = self.problem()
+        if problem is None and self.text is not None:
+            problem = replay([list(self.text.encode("utf-8"))], self.merges, 256 + len(self.merges))
+        done = (f"{len(self.merges)} merges, a greedy BPE of `text`" if self.text is not None
+                else f"{len(self.merges)} well-formed merges") if problem is None else problem
+        results = [Result("merges", "fail" if problem else "pass", done)]
+        if self.vocab is not None and not problem:
+            vocab_problem = self.vocab_problem()
+            results.append(Result("vocab", "fail" if vocab_problem else "pass", vocab_problem or "matches the merges"))
+        return results
+
+    @staticmethod
+    def missing(listed, results):
+        """Results for the module-level values a drill lists (`merges`, `vocab`) that got none."""
+        return [Result(name, "missing", message) for name, message in NOT_YET.items()
+                if name in listed and name not in results]
+
+    def vocab_problem(self):
+        if not isinstance(self.vocab, dict):
+            return f"`vocab` should be a dict {{id: bytes}}, not {type(self.vocab).__name__}"
+        for idx, token in naive.build_vocab(self.merges).items():
+            if self.vocab.get(idx) != token:
+                return f"vocab[{idx}] should be {token!r} (built from merges), got {self.vocab.get(idx)!r}"
+        return None
+
+    # ------------------------------------------------------------------ encode(text), decode(ids)
+
+    def exercise(self, name):
+        """The Exercise for encode(text) or decode(ids), judged against the learner's merges."""
+        return self.encode_exercise() if name == "encode" else self.decode_exercise()
+
+    def encode_exercise(self):
+        merges = self.merges
+        return Exercise(
+            name="encode", signature="encode(text) with module-level merges",
+            cases=self.encode_cases, strategy=st.tuples(self.mixes()),
+            judge=lambda args, got: _equal(got, naive.encode(args[0], merges)),
+            hint=REGISTRY["encode"].hint, bugs=tuple(_bound(bug, merges) for bug in ENCODE_BUGS),
+            probes=lambda: [(t,) for t in competing_texts(merges)],
+            observe=lambda args, got, expected: observe_encoding(args[0].encode("utf-8"), got, expected, merges),
+        )
+
+    def decode_exercise(self):
+        vocab = naive.build_vocab(self.merges)
+        decode_bugs = REGISTRY["decode"].bugs
+        return Exercise(
+            name="decode", signature="decode(ids) with module-level vocab",
+            cases=self.decode_cases, strategy=st.tuples(st.lists(st.sampled_from(sorted(vocab)), max_size=8)),
+            judge=lambda args, got: _equal(got, naive.decode(args[0], vocab)),
+            hint=REGISTRY["decode"].hint,
+            bugs=tuple(Bug(b.name, b.hint, _with_vocab(b.model, vocab), errors=b.errors) for b in decode_bugs),
+        )
+
+    def encode_cases(self):
+        cases = [("",), ("h",), ("é",), ("hello world",), ("안녕 😀",)]
+        cases += [(t,) for t in competing_texts(self.merges, limit=60)]
+        if self.text:
+            words = regex.findall(r" ?\S+", self.text[:2000])
+            cases += [(w,) for w in dict.fromkeys(words)][:60] + [(self.text[:400],)]
+        return cases
+
+    def decode_cases(self):
+        some = sorted(naive.build_vocab(self.merges))[256:262]
+        texts = ("hello world", "안녕 😀", "mañana", (self.text or "")[:200])
+        return [([],), ([104, 105],), ([0x80],), ([0xF0, 0x9F],), (some,)] + [
+            (naive.encode(t, self.merges),) for t in texts]
+
+    def mixes(self):
+        """Texts likely to make the learner's own merges compete: joined runs of learned tokens,
+        and slices of the training text."""
+        vocab = naive.build_vocab(self.merges)
+        tokens = [vocab[idx] for idx in self.merges.values()] or [b"ab"]
+        joined = st.lists(st.sampled_from(tokens), min_size=1, max_size=5).map(
+            lambda parts: b"".join(parts).decode("utf-8", errors="replace"))
+        if not self.text:
+            return joined | MIXED_TEXT
+        text = self.text
+        start = st.integers(0, max(0, len(text) - 1))
+        slices = st.tuples(start, st.integers(1, 40)).map(lambda sl: text[sl[0]: sl[0] + sl[1]])
+        return joined | slices | MIXED_TEXT
+
+
+def _equal(got, expected):
+    return None if same(got, expected) else Mismatch(expected)
+
+
+def _bound(bug, merges):
+    """An encode(text, merges) bug as an encode(text) one, reading these merges."""
+    return Bug(bug.name, bug.hint, _with_merges(bug.model, merges),
+               also=tuple(_with_merges(m, merges) for m in bug.also), errors=bug.errors)
+
+
+def _with_merges(model, merges):
+    return lambda text: model(text, merges)
+
+
+def _with_vocab(model, vocab):
+    return lambda ids: model(ids, vocab)
