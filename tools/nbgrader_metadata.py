@@ -12,7 +12,7 @@ whose metadata says it is a solution cell. This tool marks three kinds of cell:
   grade_id is the name of the function around the region, e.g. "merge";
 - a cell that only calls check(name): an autograded test cell, locked, worth the exercise's
   points from the points table (bpe_ref.grade.points), grade_id "check_merge". Under nbgrader a
-  check that does not pass raises (bpe_ref.grade.autograder), so the cell earns nothing;
+  check that does not pass raises (bpe_ref.grade.checks.check), so the cell earns nothing;
 - the cell that imports check: read-only (locked), since every test cell needs it.
 
 nbgrader metadata on any other cell is removed. Running the tool twice changes nothing.

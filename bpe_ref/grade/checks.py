@@ -6,6 +6,7 @@ line on success or a short report on failure.
 """
 
 import inspect
+import os
 import time
 
 from . import byhand, calling, exercises, work
@@ -108,14 +109,30 @@ def report(result):
     return "\n".join(lines)
 
 
+NBGRADER_RUNS = ("autograde", "validate")  # the values nbgrader gives NBGRADER_EXECUTION
+
+
+def under_nbgrader():
+    """Whether nbgrader's autograder or validator is running this kernel."""
+    return os.environ.get("NBGRADER_EXECUTION") in NBGRADER_RUNS
+
+
 def check(fn, name=None, timeout=5.0):
     """Check one exercise; prints one line when it passes, or the call, what was expected and what
     came back, why, and a hint.
 
+    In a notebook a check never raises, so Run All goes on. nbgrader scores a test cell by whether
+    it raises, so under nbgrader's autograder a check that does not pass also raises
+    AssertionError with the same report, and its cell earns none of its points.
+
     >>> check(merge)
     ✅ merge: passed 6 edge cases and 80 generated ones
     """
-    print(report(grade_function(fn, name, timeout)))
+    result = grade_function(fn, name, timeout)
+    text = report(result)
+    print(text)
+    if not result.passed and under_nbgrader():
+        raise AssertionError(text)
 
 
 def check_all(namespace=None, timeout=5.0):

@@ -1,87 +1,19 @@
 """Grade a drill, print the table and the time, and record the attempt in the history.
 
-The drill is graded by bpe_ref.grade's `grade_file` (the saved file, in a sandbox process); this
-module adds what the grader does not know about drills: the expected exercises that produced no
-result (reported as missing), the save/load round trip of the full level, the minutes since
-`bpe-practice new`, and the history record.
+The drill is graded by bpe_ref.grade's `grade_file`, exactly as bpe-grade grades it: the saved
+file, in one sandbox process, every exercise the drill's metadata lists (an unwritten one is
+`missing`, save/load included). This module adds what the grader does not know about drills:
+the minutes since `bpe-practice new`, and the history record.
 """
 
-import os
 import sys
-import tempfile
-import time
 from pathlib import Path
 
-from .. import naive
 from ..grade.cli import print_table
-from ..grade.sandbox import Sandbox
 from ..grade.source import UnreadableSubmission, names_in, read_submission
 from ..grade.submission import grade_file
 from .history import HISTORY_NAME, append_attempt
 from .workbook import PracticeError, drill_info, now
-
-SAVE_LOAD_MERGES = naive.train("hello world, héllo wörld! 안녕 안녕 😀😀", 256 + 12)
-
-
-# ---------------------------------------------------------------------------- extra results
-
-def missing_results(expected, found):
-    """Results for expected exercises the grader said nothing about (never written, or skipped)."""
-    out = {}
-    for name in expected:
-        if name in found or name == "save_load":
-            continue
-        message = "not defined yet"
-        if name == "vocab":
-            message = "not defined yet, or not checked: `vocab` is checked once `merges` passes"
-        out[name] = {"status": "missing", "message": message}
-    return out
-
-
-def save_load_result(path, timeout):
-    """The full level's save/load check: save_merges then load_merges must give the merges back."""
-    try:
-        cells, _ = read_submission(path)
-    except UnreadableSubmission as e:
-        return {"status": "error", "message": str(e)}
-    sandbox = Sandbox(cells, cwd=str(Path(path).parent.resolve()), timeout=timeout)
-    try:
-        if not sandbox.start():
-            return {"status": "error", "message": f"could not load the drill: {sandbox.load_failure}"}
-        absent = [n for n in ("save_merges", "load_merges") if sandbox.defined.get(n, {}).get("kind") != "callable"]
-        if absent:
-            return {"status": "missing", "message": f"define {' and '.join(absent)}"}
-        return round_trip(sandbox, timeout)
-    finally:
-        sandbox.close()
-
-
-def round_trip(sandbox, timeout):
-    """Save a known merges dict to a scratch file with the learner's code, then load it back."""
-    with tempfile.TemporaryDirectory() as scratch:
-        target = os.path.join(scratch, "merges.txt")
-        deadline = time.monotonic() + timeout
-        saved = sandbox.call("save_merges", [SAVE_LOAD_MERGES, target], deadline)
-        if saved.kind != "ok":
-            return {"status": "error", "message": f"save_merges(merges, path) {describe(saved)}"}
-        loaded = sandbox.call("load_merges", [target], deadline)
-        if loaded.kind != "ok":
-            return {"status": "error", "message": f"load_merges(path) {describe(loaded)}"}
-    if loaded.value != SAVE_LOAD_MERGES:
-        return {"status": "fail", "message": f"load_merges(path) after save_merges(merges, path) gave "
-                                             f"{str(loaded.value)[:120]}, expected {str(SAVE_LOAD_MERGES)[:120]}",
-                "hint": "write the merges in id order, one 'p0 p1' per line; read them back as ints, "
-                        "with ids 256, 257, ... in line order"}
-    return {"status": "pass", "message": f"{len(SAVE_LOAD_MERGES)} merges survive a save and a load"}
-
-
-def describe(reply):
-    """What went wrong in a sandbox call, in a few words."""
-    if reply.kind == "raised":
-        raised = reply.info.get("raised", {})
-        return f"raised {raised.get('type')}: {raised.get('message')}"
-    return {"timeout": "ran past the time limit", "not_implemented": "raised NotImplementedError",
-            "reference": "used the reference implementation"}.get(reply.kind, f"failed ({reply.kind})")
 
 
 # ---------------------------------------------------------------------------- grading
@@ -100,11 +32,7 @@ def grade_drill(path, timeout=10.0, out=None, folder="practice"):
     result = grade_file(path, timeout)
     if result.get("error"):
         raise PracticeError(result["error"])
-    result["exercises"].update(missing_results(info["exercises"], result["exercises"]))
-    if "save_load" in info["exercises"]:
-        result["exercises"]["save_load"] = save_load_result(path, timeout)
     statuses = [ex["status"] for ex in result["exercises"].values()]
-    result["passed"] = bool(statuses) and all(s == "pass" for s in statuses)
     print_table(result, out=out)
     if all(status == "missing" for status in statuses):
         print(f"  nothing written yet, so nothing was recorded in {path.parent / HISTORY_NAME}", file=out)
