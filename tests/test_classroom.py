@@ -145,7 +145,7 @@ def test_a_points_file_overrides_some_defaults(tmp_path):
 @pytest.mark.parametrize("text, message", [
     ('{"train": 5,}', r"not valid JSON \(line 1, column 13"),
     ('[["train", 5]]', "holds a JSON list, not an object"),
-    ('{"trian": 5}', r"does not know: 'trian'; the exercises are to_hex, "),
+    ('{"trian": 5}', r"does not know: 'trian'; the exercises are u_plus, to_hex, "),
     ('{"train": -1}', r"points for 'train' .* must be a number >= 0, not -1"),
     ('{"train": "5"}', r"must be a number >= 0, not '5'"),
     ('{"train": true}', r"must be a number >= 0, not True"),

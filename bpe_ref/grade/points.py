@@ -14,7 +14,7 @@ from .exercises import CONTRACT
 
 # what each exercise is worth by default: roughly how much there is to get right in it
 DEFAULT_POINTS = {
-    "to_hex": 1, "from_hex": 1, "u_plus": 1, "from_u_plus": 1, "utf8_encode": 2,
+    "u_plus": 1, "to_hex": 1, "from_hex": 1, "from_u_plus": 1, "utf8_encode": 2,
     "get_stats": 1, "merge": 2, "train": 3,
     "build_vocab": 1, "decode": 2,
     "encode": 3,
@@ -22,6 +22,7 @@ DEFAULT_POINTS = {
     "encode_special": 3,
     "recover_merges": 3,
     "train_incremental": 4,
+    "save_load": 2,  # the full drill's save_merges/load_merges, graded together
     "merges": 2, "vocab": 1,  # the weekly drill's module-level values
 }
 GRADED = CONTRACT + ["merges", "vocab"]  # every name the grader reports, in course order
