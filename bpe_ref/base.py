@@ -7,10 +7,9 @@ Special tokens follow tiktoken: text that spells a special token raises by defau
 
 import json
 
-import regex
-
 from .fast import CHUNK_CACHE_SIZE, encode_chunk_fast, train_fast
 from .naive import check_vocab_size, get_stats, merge
+from .stream import special_token_regex
 
 FORMAT_HEADER = "bpe-course tokenizer v1"
 IDENTITY_BYTES = list(range(256))
@@ -276,12 +275,6 @@ def _field(line, name):
     if key != name:
         raise ValueError(f"tokenizer file: expected a {name!r} line, found {line[:60]!r}")
     return value
-
-
-def special_token_regex(tokens):
-    """A regex matching any of `tokens`, longest first, captured as a group."""
-    ordered = sorted(tokens, key=len, reverse=True)
-    return regex.compile("(" + "|".join(regex.escape(t) for t in ordered) + ")")
 
 
 def raise_disallowed_special_token(token):
