@@ -12,7 +12,7 @@ from .naive import best_pair, check_tie_break, check_vocab_size, get_stats, merg
 from .pretokenize import check_special_token_list, count_chunks, read_text
 from .progress import MergeReporter, progress_bar
 from .stream import special_token_regex
-from .trainer import train_counts
+from .trainer import PairTable
 
 FORMAT_HEADER = "bpe-course tokenizer v1"
 IDENTITY_BYTES = list(range(256))
@@ -75,10 +75,12 @@ class Tokenizer:
         reporter = MergeReporter(last_id - 256, verbose)
         if algorithm == "fast":
             with progress_bar("counting chunks", "char", verbose) as bar:
-                weights = count_chunks(text, self.pattern, specials, workers=workers,
-                                       progress=None if bar.disable else bar)
+                progress = None if bar.disable else bar
+                # the chunk counts are dropped once laid out: only the table is kept
+                table = PairTable(count_chunks(text, self.pattern, specials, workers=workers,
+                                               progress=progress), tie_break)
             with reporter:
-                merges = train_counts(weights, last_id, reporter, tie_break=tie_break)
+                merges = table.learn_merges(last_id, reporter)
         else:
             with reporter:
                 merges = self._train_naive(read_text(text), last_id, specials, tie_break, reporter)

@@ -18,8 +18,11 @@ import regex
 
 from .stream import iter_parts
 
-PART_SIZE = 1 << 20  # characters per part handed to a worker
-BLOCK_SIZE = 1 << 20  # bytes or characters read from a file at a time
+# Parts, blocks and their chunk lists stay small: below glibc's mmap threshold (128 KB),
+# memory freed after each part is reused, where large freed blocks would pile up unreturned.
+PART_SIZE = 1 << 15  # characters split at a time
+BLOCK_SIZE = 1 << 16  # bytes or characters read from a file at a time
+BATCH_SIZE = 1 << 18  # characters of parts sent to a worker at once
 PARALLEL_MIN = 1 << 22  # characters; below this, counting in worker processes does not pay
 
 
@@ -48,9 +51,10 @@ def count_chunks(source, pattern=None, special_tokens=None, *, workers=None, pro
     here = _in_process_budget(size, workers, pattern)
     for part in parts:
         if here <= 0:
-            for done, part_counts in _count_in_workers(chain([part], parts), pattern, workers):
-                counts.update(part_counts)
-                _report(progress, measure, done)
+            batches = _batches(chain([part], parts), BATCH_SIZE)
+            for batch, batch_counts in _count_in_workers(batches, pattern, workers):
+                counts.update(batch_counts)
+                _report(progress, measure, batch)
             break
         counts.update(split(part))
         here -= len(part)
@@ -132,9 +136,10 @@ def _whole(text):
     return [text]
 
 
-def _report(progress, measure, part):
+def _report(progress, measure, parts):
+    """Move the bar on by the size of a part, or of a list of parts."""
     if progress is not None:
-        progress.update(measure(part))
+        progress.update(sum(map(measure, parts)) if isinstance(parts, list) else measure(parts))
 
 
 def _utf8_length(text):
@@ -171,19 +176,35 @@ def _start_worker(pattern):
     _split_in_worker = regex.compile(pattern).findall
 
 
-def _count_part(part):
-    return Counter(_split_in_worker(part))
+def _count_batch(parts):
+    counts = Counter()
+    for part in parts:
+        counts.update(_split_in_worker(part))
+    return counts
 
 
-def _count_in_workers(parts, pattern, workers):
-    """Yield (part, chunk counts) for each part, in order, counted by `workers` processes.
+def _batches(parts, size):
+    """Group parts into lists of about `size` characters, in order."""
+    batch, length = [], 0
+    for part in parts:
+        batch.append(part)
+        length += len(part)
+        if length >= size:
+            yield batch
+            batch, length = [], 0
+    if batch:
+        yield batch
 
-    At most two parts per worker are in flight, so a huge input is never read ahead.
+
+def _count_in_workers(batches, pattern, workers):
+    """Yield (batch, chunk counts) for each batch of parts, in order, counted by `workers` processes.
+
+    At most two batches per worker are in flight, so a huge input is never read far ahead.
     """
     with get_context("fork").Pool(workers, initializer=_start_worker, initargs=(pattern,)) as pool:
         pending = deque()
-        for part in parts:
-            pending.append((part, pool.apply_async(_count_part, (part,))))
+        for batch in batches:
+            pending.append((batch, pool.apply_async(_count_batch, (batch,))))
             if len(pending) >= 2 * workers:
                 done, result = pending.popleft()
                 yield done, result.get()

@@ -29,6 +29,7 @@ Once it stops, it never holds it again (ids only ever change to a new id or to a
 """
 
 import heapq
+from array import array
 from bisect import bisect_left
 from collections import Counter
 
@@ -58,24 +59,17 @@ def train_counts(weights, vocab_size, on_merge=None, *, tie_break="first"):
     {(99, 100): 256}
     """
     check_vocab_size(vocab_size)
-    check_tie_break(tie_break)
-    table = PairTable(weights, tie_break)
-    merges = {}
-    for idx in range(256, vocab_size):
-        pair = table.pop_best()
-        if pair is None:
-            break  # no pair left anywhere
-        merges[pair] = idx
-        pair_count = table.merge(pair, idx)
-        if on_merge is not None:
-            on_merge(merges, pair, idx, pair_count)
-    return merges
+    return PairTable(weights, tie_break).learn_merges(vocab_size, on_merge)
 
 
 class PairTable:
-    """The adjacent pairs of the distinct chunks laid end to end: counts, places, a heap."""
+    """The adjacent pairs of the distinct chunks laid end to end: counts, places, a heap.
+
+    It keeps no reference to `weights`, so a caller that drops them saves their memory.
+    """
 
     def __init__(self, weights, tie_break="first"):
+        check_tie_break(tie_break)
         self.ids, self.nxt, self.prv, self.weight = layout(weights)
         # the pair's bytes, greatest first: each byte b as chr(255 - b), then chr(256), so
         # that a string sorts before every string it is a prefix of
@@ -85,6 +79,20 @@ class PairTable:
         self.count, self.where = count_pairs(self.ids, self.nxt, self.weight)
         self.heap = [self._entry(pair, positions[0]) for pair, positions in self.where.items()]
         heapq.heapify(self.heap)
+
+    def learn_merges(self, vocab_size, on_merge=None):
+        """Merge the best pair until the vocab has `vocab_size` tokens; the merges, in order."""
+        check_vocab_size(vocab_size)
+        merges = {}
+        for idx in range(256, vocab_size):
+            pair = self.pop_best()
+            if pair is None:
+                break  # no pair left anywhere
+            merges[pair] = idx
+            pair_count = self.merge(pair, idx)
+            if on_merge is not None:
+                on_merge(merges, pair, idx, pair_count)
+        return merges
 
     def _entry(self, pair, first):
         if self.descending is None:
@@ -135,6 +143,7 @@ class PairTable:
         if self.descending is not None:
             self.descending[idx] = self.descending[a][:-1] + self.descending[b]
         created = {}  # the new pairs, in order
+        lose, gain = self._lose, self._gain
         for i in self.where.pop(pair):
             j = nxt[i]
             if ids[i] != a or j == HOLE or ids[j] != b:
@@ -142,11 +151,11 @@ class PairTable:
             w = weight[i]
             p, k = prv[i], nxt[j]
             if p != HOLE:
-                self._lose((ids[p], a), w)
-                created[self._gain((ids[p], idx), p, w)] = None
+                lose((ids[p], a), w)
+                created[gain((ids[p], idx), p, w)] = None
             if k != HOLE:
-                self._lose((b, ids[k]), w)
-                created[self._gain((idx, ids[k]), i, w)] = None
+                lose((b, ids[k]), w)
+                created[gain((idx, ids[k]), i, w)] = None
             ids[i], ids[j] = idx, HOLE
             nxt[i] = k
             if k != HOLE:
@@ -158,22 +167,25 @@ class PairTable:
 
     def _lose(self, pair, w):
         """One occurrence of `pair` (in a chunk of weight w) is gone; forget the pair at zero."""
-        left = self.count.get(pair)
+        count = self.count
+        left = count.get(pair)
         if left is None:
             return  # the pair being merged itself (a == b)
         if left == w:
-            del self.count[pair], self.where[pair]
+            del count[pair], self.where[pair]
         else:
-            self.count[pair] = left - w
+            count[pair] = left - w
 
     def _gain(self, pair, pos, w):
         """One new occurrence of `pair` at `pos` (in a chunk of weight w); returns the pair."""
-        if pair in self.count:
-            self.count[pair] += w
-            self.where[pair].append(pos)
+        count = self.count
+        left = count.get(pair)
+        if left is None:
+            count[pair] = w
+            self.where[pair] = array("i", [pos])
         else:
-            self.count[pair] = w
-            self.where[pair] = [pos]
+            count[pair] = left + w
+            self.where[pair].append(pos)
         return pair
 
 
@@ -181,20 +193,21 @@ def layout(weights):
     """Lay the distinct chunks' bytes end to end as a doubly linked list of token ids.
 
     {'ab': 3, 'c': 1} -> ids [97, 98, 99], nxt [1, -1, -1], prv [-1, 0, -1], weight [3, 3, 1]
-    -1 marks a chunk's ends, so no pair spans two chunks.
+    -1 marks a chunk's ends, so no pair spans two chunks. The lists are arrays of machine
+    ints: a fifth of the memory of Python lists, which matters on a large corpus.
     """
-    ids, weight, spans = [], [], []
+    big = max(weights.values(), default=0) >= 2**31
+    ids, nxt, prv, weight = array("i"), array("i"), array("i"), array("q" if big else "i")
     for chunk, w in weights.items():
         data = chunk.encode("utf-8")
         if data:
-            spans.append((len(ids), len(ids) + len(data)))
+            start, end = len(ids), len(ids) + len(data)
             ids.extend(data)
-            weight.extend([w] * len(data))
-    nxt = list(range(1, len(ids) + 1))
-    prv = list(range(-1, len(ids) - 1))
-    for start, end in spans:
-        prv[start] = HOLE
-        nxt[end - 1] = HOLE
+            nxt.extend(range(start + 1, end))
+            nxt.append(HOLE)
+            prv.append(HOLE)
+            prv.extend(range(start, end - 1))
+            weight.extend(array(weight.typecode, [w]) * len(data))
     return ids, nxt, prv, weight
 
 
@@ -210,5 +223,5 @@ def count_pairs(ids, nxt, weight):
             where[pair].append(pos)
         else:
             count[pair] = weight[pos]
-            where[pair] = [pos]
+            where[pair] = array("i", [pos])
     return count, where
