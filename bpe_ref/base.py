@@ -41,8 +41,10 @@ class Tokenizer:
               algorithm="fast", workers=None):
         """Learn merges until the vocab has `vocab_size` tokens (or no pair is left).
 
-        `text` is a str, a path (pathlib.Path), an open file or an iterable of str (pieces of
-        one text): the fast trainer reads it as a stream and never holds a list of its chunks.
+        `text` is a str (always the text itself), a path (pathlib.Path), an open file or an
+        iterable of str (pieces of one text): the fast trainer reads it as a stream and never
+        holds a list of its chunks (a BasicTokenizer, which has no split, holds each stretch
+        between special tokens whole).
         `special_tokens` (a list of str): the text is cut at them first, so no merge touches
         them, and they enter the vocab right after the merges, in the order given (ids
         256 + len(merges), ...). `vocab_size` counts them too: 256 bytes + merges + specials.
@@ -74,7 +76,7 @@ class Tokenizer:
         last_id = vocab_size - len(specials)  # merges get the ids 256 .. last_id - 1
         reporter = MergeReporter(last_id - 256, verbose)
         if algorithm == "fast":
-            with progress_bar("counting chunks", "char", verbose) as bar:
+            with progress_bar("counting chunks", "B", verbose) as bar:
                 progress = None if bar.disable else bar
                 # the chunk counts are dropped once laid out: only the table is kept
                 table = PairTable(count_chunks(text, self.pattern, specials, workers=workers,

@@ -32,19 +32,20 @@ def count_chunks(source, pattern=None, special_tokens=None, *, workers=None, pro
     `source` is a str (the text itself), a path (os.PathLike), an open file, or an iterable
     of str (pieces of one text). Special tokens are cut out and not counted. `workers` is
     how many processes count (default: every core, once the input passes a few MB; 1: this
-    process only). `progress`, a tqdm bar if given, moves on as parts are counted: in bytes
-    for a path, in characters otherwise.
+    process only). `progress`, a tqdm bar if given, moves on as parts are counted: in
+    characters for a str, in bytes (UTF-8) otherwise.
 
     >>> count_chunks("the cat, the hat", r" ?\\w+|\\W")
     Counter({'the': 1, ' cat': 1, ',': 1, ' the': 1, ' hat': 1})
     """
     pieces, size = read_source(source)
-    measure = _utf8_length if isinstance(source, os.PathLike) else len
-    if progress is not None and size is not None:
+    measure = len if isinstance(source, str) else _utf8_length
+    if progress is not None:
+        progress.unit = "char" if isinstance(source, str) else "B"
         progress.reset(total=size)
+    pattern = pattern or None  # "" splits nothing, as None
     specials = frozenset(special_tokens or ())
     parts = (part for part in iter_parts(pieces, pattern, specials, PART_SIZE) if part not in specials)
-    pattern = pattern or None  # "" splits nothing, as None
     split = regex.compile(pattern).findall if pattern else _whole
     workers = _worker_count(workers)
     counts = Counter()
@@ -59,6 +60,8 @@ def count_chunks(source, pattern=None, special_tokens=None, *, workers=None, pro
         counts.update(split(part))
         here -= len(part)
         _report(progress, measure, part)
+    if progress is not None and size is not None:
+        progress.update(max(0, size - progress.n))  # the special tokens, not counted above
     return counts
 
 
@@ -69,7 +72,8 @@ def read_text(source):
 
 
 def read_source(source):
-    """The text of `source` as an iterator of str pieces, and its size if known (else None)."""
+    """The text of `source` as an iterator of str pieces, and its size if known (else None):
+    in characters for a str, in bytes for a path or a file."""
     if isinstance(source, str):
         return iter([source]), len(source)
     if isinstance(source, (bytes, bytearray)):
@@ -77,7 +81,7 @@ def read_source(source):
     if isinstance(source, os.PathLike):
         return _read_path(source), os.path.getsize(source)
     if hasattr(source, "read"):
-        return _read_file(source), _remaining_size(source)
+        return _read_file(source), _file_size(source)
     try:
         return iter(source), None
     except TypeError:
@@ -107,7 +111,7 @@ def _read_file(f):
         yield decoder.decode(b"", final=True)  # raises on a truncated last character
 
 
-def _remaining_size(f):
+def _file_size(f):
     try:
         return os.fstat(f.fileno()).st_size
     except (AttributeError, OSError, ValueError):

@@ -71,8 +71,8 @@ class PairTable:
     def __init__(self, weights, tie_break="first"):
         check_tie_break(tie_break)
         self.ids, self.nxt, self.prv, self.weight = layout(weights)
-        # the pair's bytes, greatest first: each byte b as chr(255 - b), then chr(256), so
-        # that a string sorts before every string it is a prefix of
+        # token id -> a str that sorts its bytes greatest first: each byte b as chr(255 - b),
+        # then chr(256), so that b'ab' comes before its prefix b'a', as b'ab' > b'a'.
         self.descending = None
         if tie_break == "lexicographic":
             self.descending = {b: chr(255 - b) + chr(256) for b in range(256)}

@@ -285,3 +285,13 @@ def test_lexicographic_training_matches_cs336_rule():
     first = RegexTokenizer(GPT2_SPLIT_PATTERN)
     first.train(text, 400, special_tokens=["<|endoftext|>"])
     assert merged_bytes(first) != expected  # the rule matters on this text
+
+
+def test_docstring_examples():
+    import doctest
+
+    from bpe_ref import trainer
+
+    for module in (trainer, pretokenize):
+        failures, tried = doctest.testmod(module)
+        assert tried > 0 and failures == 0, module.__name__
