@@ -22,7 +22,7 @@ from .stream import iter_parts
 # memory freed after each part is reused, where large freed blocks would pile up unreturned.
 PART_SIZE = 1 << 15  # characters split at a time
 BLOCK_SIZE = 1 << 16  # bytes or characters read from a file at a time
-BATCH_SIZE = 1 << 18  # characters of parts sent to a worker at once
+BATCH_SIZE = 1 << 20  # characters of parts sent to a worker at once (fewer, larger counts to add)
 PARALLEL_MIN = 1 << 22  # characters; below this, counting in worker processes does not pay
 
 

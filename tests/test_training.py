@@ -182,9 +182,10 @@ def test_a_file_that_is_not_utf8_raises(tmp_path):
 
 
 def test_workers_count_exactly_like_one_process(monkeypatch):
-    # tiny parts and no minimum size, so that many parts go through the worker processes
+    # tiny parts and batches and no minimum size, so that many batches go through the workers
     monkeypatch.setattr(pretokenize, "PARALLEL_MIN", 0)
     monkeypatch.setattr(pretokenize, "PART_SIZE", 50)
+    monkeypatch.setattr(pretokenize, "BATCH_SIZE", 200)
     rng = random.Random(3)
     words = ["the", " cat", " sat", "\n", " 2024", "<|endoftext|>", " naïve", " 한국어", "!", "  "]
     text = "".join(rng.choice(words) for _ in range(20_000))
