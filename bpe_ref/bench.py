@@ -1,6 +1,6 @@
 """Benchmark bpe_ref's trainer and encoder against the naive loop, Hugging Face tokenizers and tiktoken.
 
-    python -m bpe_ref.bench                   # the full run: 1 MB, then 10, 40 and 160 MB (~6 minutes)
+    python -m bpe_ref.bench                   # the full run: 1 MB, then 10, 40 and 160 MB (~5 minutes)
     python -m bpe_ref.bench --quick           # a smoke run on small slices
     python -m bpe_ref.bench --out bench.json  # where the figures go as JSON (the default)
     python -m bpe_ref.bench --chart scale.png # where the training-at-scale chart goes
