@@ -5,12 +5,15 @@ BasicTokenizer keeps the text whole, RegexTokenizer cuts it with a pattern.
 Special tokens follow tiktoken: text that spells a special token raises by default.
 """
 
-from .fast import CHUNK_CACHE_SIZE, byte_table, encode_chunk_fast, merge_ranks, train_fast
+from .fast import CHUNK_CACHE_SIZE, byte_table, encode_chunk_fast, merge_ranks
 from .model_file import IDENTITY_BYTES, read_model, write_model
+from .naive import best_pair, check_tie_break, check_vocab_size, get_stats, merge
 from .parallel import encode_ordinary_parts
-from .naive import check_vocab_size, get_stats, merge
+from .pretokenize import check_special_token_list, count_chunks, read_text
+from .progress import MergeReporter, progress_bar
 from .specials import check_disallowed, refuse_disallowed, special_policy
 from .stream import iter_parts, special_token_regex
+from .trainer import PairTable
 
 
 class Tokenizer:
@@ -35,30 +38,65 @@ class Tokenizer:
         """Cut text into the chunks BPE works inside (no merge crosses a chunk)."""
         return [text] if text else []
 
-    def train(self, text, vocab_size, verbose=False, *, algorithm="fast"):
+    def train(self, text, vocab_size, verbose=False, *, special_tokens=None, tie_break="first",
+              algorithm="fast", workers=None):
         """Learn merges until the vocab has `vocab_size` tokens (or no pair is left).
 
-        Ties between equally frequent pairs go to the pair that occurs first in the text.
+        `text` is a str (always the text itself), a path (pathlib.Path), an open file or an
+        iterable of str (pieces of one text): the fast trainer reads it as a stream and never
+        holds a list of its chunks (a BasicTokenizer, which has no split, holds each stretch
+        between special tokens whole).
+        `special_tokens` (a list of str): the text is cut at them first, so no merge touches
+        them, and they enter the vocab right after the merges, in the order given (ids
+        256 + len(merges), ...). `vocab_size` counts them too: 256 bytes + merges + specials.
+        They replace any special tokens registered before.
+        `tie_break`: of equally frequent pairs, "first" takes the one that occurs first in the
+        text, "lexicographic" the one whose (bytes, bytes) is greatest (CS336's rule).
         algorithm="naive" runs the lesson's loop (recount, pick, merge); the default "fast"
-        (bpe_ref.fast.train_fast) learns exactly the same merges, much sooner.
+        (bpe_ref.trainer) learns exactly the same merges, much sooner. `workers` is how many
+        processes count chunks (default: every core, for inputs of a few MB or more).
+        Progress bars show on stderr when `verbose` or when stderr is a terminal.
+
+        >>> tok = RegexTokenizer()
+        >>> tok.train("hello hello<|endoftext|>", 258, special_tokens=["<|endoftext|>"])
+        >>> tok.special_tokens
+        {'<|endoftext|>': 257}
         """
         if algorithm not in ("fast", "naive"):
             raise ValueError(f"unknown training algorithm {algorithm!r}; choose 'fast' or 'naive'")
         check_vocab_size(vocab_size)
-        self._check_special_ids_free(vocab_size)
+        check_tie_break(tie_break)
+        specials = check_special_token_list(special_tokens)
+        if special_tokens is None:
+            self._check_special_ids_free(vocab_size)
+        elif vocab_size < 256 + len(specials):
+            raise ValueError(
+                f"vocab_size={vocab_size} cannot hold the 256 byte tokens and {len(specials)} special "
+                f"tokens; ask for at least {256 + len(specials)} (vocab_size counts the special tokens)"
+            )
+        last_id = vocab_size - len(specials)  # merges get the ids 256 .. last_id - 1
+        reporter = MergeReporter(last_id - 256, verbose)
         if algorithm == "fast":
-            on_merge = None
-            if verbose:
-                def on_merge(merges, pair, idx, count):
-                    self._report_merge(merges, pair, idx, count, vocab_size)
-            merges = train_fast(self.split(text), vocab_size, on_merge)
+            with progress_bar("counting chunks", "B", verbose) as bar:
+                progress = None if bar.disable else bar
+                # the chunk counts are dropped once laid out: only the table is kept
+                table = PairTable(count_chunks(text, self.pattern, specials, workers=workers,
+                                               progress=progress), tie_break)
+            with reporter:
+                merges = table.learn_merges(last_id, reporter)
         else:
-            merges = self._train_naive(text, vocab_size, verbose)
+            with reporter:
+                merges = self._train_naive(read_text(text), last_id, specials, tie_break, reporter)
         self._set_merges(merges, IDENTITY_BYTES)
+        if special_tokens is not None:
+            self.special_tokens = {token: 256 + len(merges) + i for i, token in enumerate(specials)}
+            self.vocab = self._build_vocab()
 
-    def _train_naive(self, text, vocab_size, verbose):
+    def _train_naive(self, text, vocab_size, specials, tie_break, on_merge):
         """The lesson's loop: recount every pair in every chunk, merge the most frequent, repeat."""
-        chunks = [list(chunk.encode("utf-8")) for chunk in self.split(text)]
+        stretches = special_token_regex(specials).split(text)[::2] if specials else [text]
+        chunks = [list(chunk.encode("utf-8")) for stretch in stretches for chunk in self.split(stretch)]
+        vocab = {idx: bytes([idx]) for idx in range(256)}
         merges = {}
         for idx in range(256, vocab_size):
             stats = {}
@@ -66,17 +104,12 @@ class Tokenizer:
                 get_stats(ids, stats)
             if not stats:
                 break
-            pair = max(stats, key=stats.get)
+            pair = best_pair(stats, vocab, tie_break)
             chunks = [merge(ids, pair, idx) for ids in chunks]
             merges[pair] = idx
-            if verbose:
-                self._report_merge(merges, pair, idx, stats[pair], vocab_size)
+            vocab[idx] = vocab[pair[0]] + vocab[pair[1]]
+            on_merge(merges, pair, idx, stats[pair])
         return merges
-
-    def _report_merge(self, merges, pair, idx, count, vocab_size):
-        vocab = self._build_vocab(merges)
-        shown = vocab[idx].decode("utf-8", errors="replace")
-        print(f"merge {idx - 255}/{vocab_size - 256}: {pair} -> {idx} ({shown!r}) had {count} occurrences")
 
     # ------------------------------------------------------------------ encoding
 

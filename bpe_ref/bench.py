@@ -1,78 +1,54 @@
-"""Benchmark bpe_ref.fast against the naive loop, Hugging Face tokenizers and tiktoken.
+"""Benchmark bpe_ref's trainer and encoder against the naive loop, Hugging Face tokenizers and tiktoken.
 
-    python -m bpe_ref.bench                   # the full run: 1 MB and 10 MB (a few minutes)
+    python -m bpe_ref.bench                   # the full run: 1 MB, then 10, 40 and 160 MB (~5 minutes)
     python -m bpe_ref.bench --quick           # a smoke run on small slices
     python -m bpe_ref.bench --out bench.json  # where the figures go as JSON (the default)
     python -m bpe_ref.bench --stream          # peak memory of encode_iterable over a 100 MB file
+    python -m bpe_ref.bench --chart scale.png # where the training-at-scale chart goes
 
-The corpus needs no network: the course's multilingual text (tests/data/multilingual.txt),
-then the .txt, .rst and .py files of this Python's standard library, in sorted order, cut
-at the size asked for. Its SHA-256 is printed, so runs on the same Python compare.
+The corpus needs no network (bpe_ref.corpus): the course's multilingual text, then the .txt,
+.rst and .py files of this Python's standard library (about 32 MB), then the same documents
+again with a growing share of their words respelled, as far as the size asked for. Each
+size's SHA-256 is printed, so runs on the same Python compare. Training at scale reads the
+corpus from a file, both ours and Hugging Face's (each library's own way of reading files).
 
 Every row runs in a fresh process. Its "peak MB" is how far the process's peak resident
 set (VmHWM on Linux, reset just before the call; ru_maxrss elsewhere) rose above its size
 when the measured call began, so it counts Rust allocations (tiktoken, HF) too; memory the
 process had freed before the call and reuses is not counted (hence ~0 for small encoders).
-Times are wall clock and CPU (all threads); on a busy machine trust the CPU figures for
-our one-threaded code. Ratios and targets are printed, never asserted.
+When our trainer counts chunks in worker processes, each worker's own peak rise is added
+(an upper bound: it assumes all peaks at once), and so is their CPU time.
+Times are wall clock and CPU (all threads and workers). Ratios and targets are printed,
+never asserted.
 """
 
 import argparse
 import gc
 import hashlib
 import json
+import math
 import os
 import platform
 import resource
+import shutil
 import subprocess
 import sys
-import sysconfig
+import tempfile
 import time
 from pathlib import Path
 
-MB = 1_000_000
-MULTILINGUAL = Path(__file__).resolve().parent.parent / "tests" / "data" / "multilingual.txt"
-STDLIB = Path(sysconfig.get_paths()["stdlib"])
+from .corpus import MB, MULTILINGUAL, STDLIB, corpus, corpus_files, describe_corpus, write_corpus  # noqa: F401
+
+DOCS_IMG = Path(__file__).resolve().parent.parent / "docs" / "img"
 FULL = {"naive_mb": 1.0, "small_mb": 1.0, "large_mb": 10.0, "naive_vocab": 512,
-        "encode_mb": {"benchmark": 10.0, "multilingual": 4.0}, "stream_mb": 100,
-        "vocabs": [1024, 4096], "repeats": 3}
+        "vocabs": [1024, 4096], "repeats": 3, "encode_mb": {"benchmark": 10.0, "multilingual": 4.0},
+        "stream_mb": 100, "scale_mb": [10, 40, 160], "scale_vocab": 4096, "scale_repeats": 2, "workers": 2}
 QUICK = {"naive_mb": 0.02, "small_mb": 0.1, "large_mb": 0.3, "naive_vocab": 300,
-         "encode_mb": {"benchmark": 0.3, "multilingual": 0.3}, "stream_mb": 5,
-         "vocabs": [384, 512], "repeats": 1}
+         "vocabs": [384, 512], "repeats": 1, "encode_mb": {"benchmark": 0.3, "multilingual": 0.3},
+         "stream_mb": 5, "scale_mb": [0.2, 0.8], "scale_vocab": 512, "scale_repeats": 1, "workers": 2}
 TARGETS = {"fast_vs_naive_speedup": 100, "fast_over_hf_time": 3, "encode_vs_tiktoken": 0.5,
-           "encode_batch_vs_tiktoken": 1.0}
-
-# ------------------------------------------------------------------ corpus
-
-
-def corpus_files():
-    """The corpus's files in a fixed order: the multilingual text, stdlib prose, stdlib code."""
-    files = [MULTILINGUAL] if MULTILINGUAL.exists() else []
-    found = [p for p in STDLIB.rglob("*") if p.suffix in (".txt", ".rst", ".py") and p.is_file()]
-    found = [p for p in found if "site-packages" not in p.relative_to(STDLIB).parts]
-    return files + sorted(found, key=lambda p: (p.suffix == ".py", p.relative_to(STDLIB).as_posix()))
-
-
-def corpus(megabytes):
-    """The first `megabytes` MB (UTF-8) of the corpus, as a list of documents (one per file)."""
-    limit, size, docs = int(megabytes * MB), 0, []
-    for path in corpus_files():
-        with open(path, encoding="utf-8", errors="replace", newline="") as f:
-            text = f.read()
-        data = text.encode("utf-8")
-        if size + len(data) >= limit:
-            docs.append(data[:limit - size].decode("utf-8", errors="ignore"))
-            break
-        docs.append(text)
-        size += len(data)
-    return docs
-
-
-def describe_corpus(megabytes):
-    docs = corpus(megabytes)
-    data = "".join(docs).encode("utf-8")
-    return {"megabytes": len(data) / MB, "documents": len(docs), "sha256": hashlib.sha256(data).hexdigest(),
-            "multilingual_txt": MULTILINGUAL.exists(), "stdlib": str(STDLIB)}
+           "encode_batch_vs_tiktoken": 1.0, "scale_time_vs_hf": 1.0, "scale_memory_vs_hf": 1.5,
+           "scale_target_mb": 40}
 
 
 # ------------------------------------------------------------------ measuring (in the child)
@@ -118,9 +94,10 @@ def cpu_seconds():
     return time.process_time() + children.ru_utime + children.ru_stime
 
 
-def measure(call, repeats):
+def measure(call, repeats, workers=0):
     """Best wall and CPU times of `repeats` calls, the peak RSS rise (MB) during the first call,
-    and what the last call returned."""
+    and what the last call returned. `workers`: how many worker processes the call forks;
+    their CPU time and (each) their peak rise are added."""
     walls, cpus, peak, result = [], [], None, None
     for _ in range(repeats):
         result = None
@@ -132,21 +109,35 @@ def measure(call, repeats):
         cpus.append(cpu_seconds() - cpu)
         if peak is None:
             peak = peak_mb() - base
+            if workers:  # a forked worker starts at our size; its peak above that is its own
+                peak += workers * max(0.0, _children_peak_mb() - base)
     figures = {"seconds": min(walls), "cpu_seconds": min(cpus), "peak_mb": peak, "runs": repeats,
                "peak_method": peak_method()}
     return figures, result
+
+
+def _children_peak_mb():
+    """The largest peak RSS of the worker processes that have ended, in MB."""
+    scale = 1 if sys.platform == "darwin" else 1024
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * scale / MB
 
 
 # ------------------------------------------------------------------ jobs (each in its own process)
 
 
 def job_train(spec):
-    """Our trainer ('fast' or 'naive') on the first spec['mb'] MB, GPT-4 split."""
+    """Our trainer ('fast' or 'naive'), GPT-4 split, on the first spec['mb'] MB held as one str,
+    or on the corpus file spec['path'], counting in spec['workers'] processes."""
     from bpe_ref import RegexTokenizer
 
-    text = "".join(corpus(spec["mb"]))
+    source = Path(spec["path"]) if "path" in spec else "".join(corpus(spec["mb"]))
+    workers = spec.get("workers")
     tok = RegexTokenizer()
-    result, _ = measure(lambda: tok.train(text, spec["vocab"], algorithm=spec["algorithm"]), spec["repeats"])
+
+    def train():
+        tok.train(source, spec["vocab"], algorithm=spec["algorithm"], workers=workers)
+
+    result, _ = measure(train, spec["repeats"], workers=workers or 0)
     merges = list(tok.merges.items())
     result["merges_sha256"] = hashlib.sha256(repr(merges).encode("utf-8")).hexdigest()
     result["tokens"] = sorted(tok.vocab[idx].hex() for idx in tok.merges.values())
@@ -154,9 +145,13 @@ def job_train(spec):
 
 
 def job_hf_train(spec):
-    """Hugging Face's BpeTrainer, byte level, with the same GPT-4 split, on the same documents."""
-    docs = corpus(spec["mb"])
-    result, tok = measure(lambda: hf_train(docs, spec["vocab"]), spec["repeats"])
+    """Hugging Face's BpeTrainer, byte level, with the same GPT-4 split, on the same documents
+    (or reading the same corpus file, with its own file reader)."""
+    if "path" in spec:
+        result, tok = measure(lambda: hf_train(None, spec["vocab"], files=[spec["path"]]), spec["repeats"])
+    else:
+        docs = corpus(spec["mb"])
+        result, tok = measure(lambda: hf_train(docs, spec["vocab"]), spec["repeats"])
     to_byte = {ch: b for b, ch in byte_level_chars().items()}
     tokens = [bytes(to_byte[ch] for ch in token) for token in tok.get_vocab()]
     result["tokens"] = sorted(t.hex() for t in tokens if len(t) > 1)
@@ -308,21 +303,26 @@ def hf_pre_tokenizer():
     ])
 
 
-def hf_train(documents, vocab_size):
+def hf_train(documents, vocab_size, *, files=None):
     """A Hugging Face tokenizer trained by its byte-level BpeTrainer with the GPT-4 split.
 
-    documents: a list of strings (one text is a list of one).
+    documents: a list of strings (one text is a list of one); or files: paths HF reads itself.
     """
     from tokenizers import Tokenizer, models, trainers
     from tokenizers.pre_tokenizers import ByteLevel
 
     if isinstance(documents, str):
         raise TypeError("documents must be a list of strings: wrap a single text as [text]")
+    if (documents is None) == (files is None):
+        raise TypeError("give hf_train either documents or files")
     tok = Tokenizer(models.BPE())
     tok.pre_tokenizer = hf_pre_tokenizer()
     trainer = trainers.BpeTrainer(vocab_size=vocab_size, initial_alphabet=ByteLevel.alphabet(),
                                   special_tokens=[], show_progress=False)
-    tok.train_from_iterator(documents, trainer=trainer)
+    if files is not None:
+        tok.train([str(f) for f in files], trainer=trainer)
+    else:
+        tok.train_from_iterator(documents, trainer=trainer)
     return tok
 
 
@@ -367,19 +367,21 @@ def run_job(spec):
     return {**spec, **json.loads(done.stdout.strip().splitlines()[-1])}
 
 
-def run_all(plan):
-    """Every measurement of the plan, in order (progress goes to stderr)."""
+def run_all(plan, files):
+    """Every measurement of the plan, in order (progress goes to stderr). `files`: the corpus
+    file of each size in plan['scale_mb']."""
     reps = plan["repeats"]
     rows = {"naive": run_job({"job": "train", "algorithm": "naive", "mb": plan["naive_mb"],
                               "vocab": plan["naive_vocab"], "repeats": 1})}
     for mb in sorted({plan["naive_mb"], plan["small_mb"]}):
         rows[("fast", mb, plan["naive_vocab"])] = run_job(
             {"job": "train", "algorithm": "fast", "mb": mb, "vocab": plan["naive_vocab"], "repeats": reps})
-    for mb in (plan["small_mb"], plan["large_mb"]):
-        for vocab in plan["vocabs"]:
-            rows[("fast", mb, vocab)] = run_job(
-                {"job": "train", "algorithm": "fast", "mb": mb, "vocab": vocab, "repeats": reps})
-            rows[("hf", mb, vocab)] = run_job({"job": "hf_train", "mb": mb, "vocab": vocab, "repeats": reps})
+    mb = plan["small_mb"]
+    for vocab in plan["vocabs"]:
+        rows[("fast", mb, vocab)] = run_job(
+            {"job": "train", "algorithm": "fast", "mb": mb, "vocab": vocab, "repeats": reps})
+        rows[("hf", mb, vocab)] = run_job({"job": "hf_train", "mb": mb, "vocab": vocab, "repeats": reps})
+    rows.update(run_scale(plan, files))
     rows.update(run_encoding(plan))
     return rows
 
@@ -402,14 +404,12 @@ def summarise(plan, rows):
     ratios = {"fast_vs_naive_speedup": _ratios(naive, fast, scale=small / plan["naive_mb"]),
               "same_merges_as_naive": naive.get("merges_sha256", "failed") == sample.get("merges_sha256"),
               "fast_over_hf_time": {}, "shared_tokens": {}}
-    for mb in (small, plan["large_mb"]):
-        for vocab in plan["vocabs"]:
-            fast, hf = rows[("fast", mb, vocab)], rows[("hf", mb, vocab)]
-            key = f"{mb:g}MB_{vocab}"
-            ratios["fast_over_hf_time"][key] = _ratios(fast, hf)
-            if "error" not in fast and "error" not in hf:
-                shared = set(fast["tokens"]) & set(hf["tokens"])
-                ratios["shared_tokens"][key] = len(shared) / max(1, len(fast["tokens"]))
+    for vocab in plan["vocabs"]:
+        fast, hf = rows[("fast", small, vocab)], rows[("hf", small, vocab)]
+        key = f"{small:g}MB_{vocab}"
+        ratios["fast_over_hf_time"][key] = _ratios(fast, hf)
+        ratios["shared_tokens"][key] = _shared_tokens(fast, hf)
+    ratios["scale"] = summarise_scale(plan, rows)
     ratios.update(encoding_ratios(rows))
     return ratios
 
@@ -424,6 +424,13 @@ def encoding_ratios(rows):
         ratios["encode_batch_vs_tiktoken"][name] = _ratios(rows[("encode", name, "tiktoken_batch")],
                                                            rows[("encode", name, "fast_batch")])
     return ratios
+
+
+def _shared_tokens(ours, theirs):
+    """The share of our merged tokens that the other trainer learned too (None if a row failed)."""
+    if "error" in ours or "error" in theirs:
+        return None
+    return len(set(ours["tokens"]) & set(theirs["tokens"])) / max(1, len(ours["tokens"]))
 
 
 def _ratios(a, b, scale=1.0):
@@ -449,8 +456,9 @@ def print_table(plan, rows, ratios, info):
           f"sha256 {c['sha256'][:16]}")
     print(f"times: best of {plan['repeats']} runs (naive: 1 run), wall clock and CPU (all threads); "
           "peak MB: rise of the peak RSS during one run, own process per row.")
-    print("Our code runs on one thread; HF may use every core. Ratios: wall clock, CPU in brackets.\n")
+    print("Our code runs on one thread unless said; HF may use every core. Ratios: wall clock, CPU in brackets.\n")
     _print_training(plan, rows, ratios)
+    print_scale(plan, rows, ratios["scale"], info["scale_corpus"])
     _print_encoding(plan, rows, ratios, c["megabytes"])
 
 
@@ -471,16 +479,157 @@ def _print_training(plan, rows, ratios):
         if plan["naive_mb"] != small:
             note += f"; naive's time extrapolated x{small / plan['naive_mb']:g} from its sample"
     print(fmt_row(_train_line("fast   Tokenizer.train", rows[("fast", small, vocab)], note), widths))
-    for mb in (small, plan["large_mb"]):
-        for vocab in plan["vocabs"]:
-            key = f"{mb:g}MB_{vocab}"
-            note = ""
-            if ratios["fast_over_hf_time"][key]:
-                note = (f"fast takes {_pair(ratios['fast_over_hf_time'][key], '.2f')} HF's time (target <= "
-                        f"{TARGETS['fast_over_hf_time']}x); "
-                        f"{ratios['shared_tokens'][key]:.0%} of tokens shared")
-            print(fmt_row(_train_line("fast   Tokenizer.train", rows[("fast", mb, vocab)]), widths))
-            print(fmt_row(_train_line("HF     tokenizers BpeTrainer", rows[("hf", mb, vocab)], note), widths))
+    for vocab in plan["vocabs"]:
+        key = f"{small:g}MB_{vocab}"
+        note = ""
+        if ratios["fast_over_hf_time"][key]:
+            note = (f"fast takes {_pair(ratios['fast_over_hf_time'][key], '.2f')} HF's time (target <= "
+                    f"{TARGETS['fast_over_hf_time']}x); "
+                    f"{ratios['shared_tokens'][key]:.0%} of tokens shared")
+        print(fmt_row(_train_line("fast   Tokenizer.train", rows[("fast", small, vocab)]), widths))
+        print(fmt_row(_train_line("HF     tokenizers BpeTrainer", rows[("hf", small, vocab)], note), widths))
+
+
+# ------------------------------------------------------------------ training at scale
+
+SCALE_ROWS = {"fast2": "fast   Tokenizer.train(path, workers={workers})",
+              "fast1": "fast   Tokenizer.train(path, workers=1)",
+              "hf": "HF     Tokenizer.train([path]), BpeTrainer"}
+CHART_LABELS = {"fast2": "bpe_ref, workers={workers}", "fast1": "bpe_ref, workers=1", "hf": "HF tokenizers"}
+
+
+def write_scale_corpus(plan, folder):
+    """Write the corpus of each size in plan['scale_mb'] to `folder`; {mb: description}."""
+    files = {}
+    for mb in plan["scale_mb"]:
+        print(f"  writing the {mb:g} MB corpus", file=sys.stderr, flush=True)
+        files[mb] = write_corpus(Path(folder) / f"corpus-{mb:g}MB.txt", mb)
+    return files
+
+
+def run_scale(plan, files):
+    """Train from each corpus file: ours on `workers` processes and on one, then HF."""
+    rows, vocab, reps = {}, plan["scale_vocab"], plan["scale_repeats"]
+    for mb, described in files.items():
+        path = described["path"]
+        for who, workers in (("fast2", plan["workers"]), ("fast1", 1)):
+            rows[("scale", who, mb)] = run_job({"job": "train", "algorithm": "fast", "mb": mb, "path": path,
+                                                "vocab": vocab, "workers": workers, "repeats": reps})
+        rows[("scale", "hf", mb)] = run_job({"job": "hf_train", "mb": mb, "path": path, "vocab": vocab,
+                                             "repeats": reps})
+    return rows
+
+
+def summarise_scale(plan, rows):
+    """Per size: our time and memory over HF's; then how memory grows from size to size."""
+    summary, sizes = {}, plan["scale_mb"]
+    for mb in sizes:
+        ours, one, hf = (rows[("scale", who, mb)] for who in ("fast2", "fast1", "hf"))
+        failed = any("error" in row for row in (ours, one, hf))
+        summary[f"{mb:g}MB"] = None if failed else {
+            "time_vs_hf": _ratios(ours, hf), "one_process_time_vs_hf": _ratios(one, hf),
+            "memory_vs_hf": ours["peak_mb"] / hf["peak_mb"], "shared_tokens": _shared_tokens(ours, hf),
+            "same_merges_one_or_more_processes": ours["merges_sha256"] == one["merges_sha256"]}
+    for who in ("fast2", "hf"):
+        summary[f"memory_growth_{who}"] = [
+            {"from_mb": a, "to_mb": b, "exponent": growth(rows[("scale", who, a)], rows[("scale", who, b)], a, b)}
+            for a, b in zip(sizes, sizes[1:])]
+    return summary
+
+
+def growth(small, large, small_mb, large_mb):
+    """The exponent k in memory ~ size**k between two rows (1: linear; below 1: sub-linear)."""
+    if "error" in small or "error" in large or min(small["peak_mb"], large["peak_mb"]) <= 0:
+        return None
+    return math.log(large["peak_mb"] / small["peak_mb"]) / math.log(large_mb / small_mb)
+
+
+def print_scale(plan, rows, summary, corpora):
+    widths = [44, 6, 7, 7, 7, 60]
+    print(f"\nTRAINING AT SCALE (RegexTokenizer, GPT-4 split, vocab {plan['scale_vocab']}, read from a file; "
+          f"best of {plan['scale_repeats']})")
+    for mb, described in corpora.items():
+        print(f"  {mb:g} MB corpus: {described['documents']} documents, sha256 {described['sha256'][:16]}")
+    print(fmt_row(["what", "MB", "wall s", "cpu s", "peak MB", "note"], widths))
+    for mb in plan["scale_mb"]:
+        figures = summary[f"{mb:g}MB"]
+        for who, label in SCALE_ROWS.items():
+            row = rows[("scale", who, mb)]
+            label = label.format(workers=plan["workers"])
+            if "error" in row:
+                print(fmt_row([label, f"{mb:g}", "-", "-", "-", "error: " + row["error"]], widths))
+                continue
+            note = _scale_note(who, mb, figures)
+            print(fmt_row([label, f"{mb:g}", f"{row['seconds']:.2f}", f"{row['cpu_seconds']:.2f}",
+                           f"{row['peak_mb']:.1f}", note], widths))
+    for who, name in (("fast2", "ours"), ("hf", "HF")):
+        steps = [f"{g['from_mb']:g}->{g['to_mb']:g} MB: size^{g['exponent']:.2f}"
+                 for g in summary[f"memory_growth_{who}"] if g["exponent"] is not None]
+        print(f"  peak memory growth, {name}: " + ("; ".join(steps) or "-") + " (1.00 is linear)")
+
+
+def _scale_note(who, mb, figures):
+    if figures is None:
+        return ""
+    at_target = mb == TARGETS["scale_target_mb"]
+    if who == "fast2":
+        time_ratio, memory = figures["time_vs_hf"], figures["memory_vs_hf"]
+        note = f"{_pair(time_ratio, '.2f')} HF's time, {memory:.2f}x its memory"
+        if at_target:
+            met_time = time_ratio["wall"] <= TARGETS["scale_time_vs_hf"]
+            met_memory = memory <= TARGETS["scale_memory_vs_hf"]
+            note += (f" (targets <= {TARGETS['scale_time_vs_hf']}x: {'met' if met_time else 'MISSED'}, "
+                     f"<= {TARGETS['scale_memory_vs_hf']}x: {'met' if met_memory else 'MISSED'})")
+        return note
+    if who == "fast1":
+        same = "yes" if figures["same_merges_one_or_more_processes"] else "NO"
+        return f"{_pair(figures['one_process_time_vs_hf'], '.2f')} HF's time; same merges as with workers: {same}"
+    return f"{figures['shared_tokens']:.0%} of our tokens shared"
+
+
+def _growth_caption(plan, rows):
+    """'40->160 MB: memory ~ size^0.30 (bpe_ref), size^0.40 (HF)' for the last two sizes."""
+    if len(plan["scale_mb"]) < 2:
+        return ""
+    a, b = plan["scale_mb"][-2:]
+    ours, theirs = (growth(rows[("scale", who, a)], rows[("scale", who, b)], a, b) for who in ("fast2", "hf"))
+    if ours is None or theirs is None:
+        return ""
+    return f"{a:g}->{b:g} MB: memory ~ size^{ours:.2f} (bpe_ref), size^{theirs:.2f} (HF)"
+
+
+def draw_chart(plan, rows, path):
+    """Log-log chart of training time and peak memory against corpus size; saved as a PNG."""
+    import matplotlib.ticker
+    from matplotlib.figure import Figure  # no pyplot: the caller's backend stays as it is
+
+    fig = Figure(figsize=(10, 4))
+    left, right = fig.subplots(1, 2)
+    styles = {"fast2": ("o-", "tab:blue"), "fast1": ("s--", "tab:cyan"), "hf": ("^-", "tab:orange")}
+    for who, label in CHART_LABELS.items():
+        done = [(mb, rows[("scale", who, mb)]) for mb in plan["scale_mb"] if "error" not in rows[("scale", who, mb)]]
+        if not done:
+            continue
+        sizes = [mb for mb, _ in done]
+        marker, color = styles[who]
+        label = label.format(workers=plan["workers"])
+        left.loglog(sizes, [row["seconds"] for _, row in done], marker, color=color, label=label)
+        right.loglog(sizes, [row["peak_mb"] for _, row in done], marker, color=color, label=label)
+    for ax, what in ((left, "training time (s, wall clock)"), (right, "peak memory rise (MB)")):
+        ax.set_xlabel("corpus size (MB)")
+        ax.set_ylabel(what)
+        ax.set_xticks(plan["scale_mb"], [f"{mb:g}" for mb in plan["scale_mb"]])
+        ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+        ax.yaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1.0, 2.0, 5.0)))
+        ax.yaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+        ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda y, _: f"{y:g}"))
+        ax.grid(True, which="major", alpha=0.3)
+    right.set_title(_growth_caption(plan, rows), fontsize=9)
+    left.legend()
+    fig.suptitle(f"BPE training, GPT-4 split, vocab {plan['scale_vocab']}: bpe_ref vs Hugging Face tokenizers")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    return path
 
 
 ENCODER_LABELS = {
@@ -549,6 +698,9 @@ def main(argv=None):
     parser.add_argument("--out", default="bench.json", help="where to write the figures as JSON")
     parser.add_argument("--encoding", action="store_true", help="only the encoding rows")
     parser.add_argument("--stream", action="store_true", help="only encode_iterable's memory over a file of lines")
+    parser.add_argument("--chart", help="where to draw the training-at-scale chart (PNG; default: "
+                        "docs/img/training_scale.png in a full run, none in a quick one)")
+    parser.add_argument("--corpus-dir", help="keep the corpus files here (default: a temporary folder)")
     parser.add_argument("--job", help=argparse.SUPPRESS)  # internal: run one job, print JSON
     args = parser.parse_args(argv)
     if args.job:
@@ -561,13 +713,23 @@ def main(argv=None):
         run_part(plan, args)
         print(f"\nwhole run: {time.perf_counter() - started:.0f} s")
         return
-    info = {"corpus": describe_corpus(plan["large_mb"]),
-            "machine": {"python": platform.python_version(), "platform": platform.platform(),
-                        "cpus": os.cpu_count()},
-            "memory": "rise of the peak RSS during one run, in MB: " + peak_method()}
-    rows = run_all(plan)
+    folder = args.corpus_dir or tempfile.mkdtemp(prefix="bpe-bench-")
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    try:
+        files = write_scale_corpus(plan, folder)
+        info = {"corpus": describe_corpus(plan["large_mb"]), "scale_corpus": files,
+                "machine": {"python": platform.python_version(), "platform": platform.platform(),
+                            "cpus": os.cpu_count()},
+                "memory": "rise of the peak RSS during one run, in MB: " + peak_method()}
+        rows = run_all(plan, files)
+    finally:
+        if not args.corpus_dir:
+            shutil.rmtree(folder, ignore_errors=True)
     ratios = summarise(plan, rows)
     print_table(plan, rows, ratios, info)
+    chart = args.chart or (None if args.quick else default_chart_path())
+    if chart:
+        print(f"\nchart: {draw_chart(plan, rows, chart)}")
     elapsed = time.perf_counter() - started
     print(f"\nwhole run: {elapsed:.0f} s; figures written to {args.out}")
     figures = {**info, "plan": plan, "targets": TARGETS, "ratios": ratios, "seconds_total": elapsed,
@@ -583,6 +745,11 @@ def run_part(plan, args):
         return
     rows = run_encoding(plan)
     _print_encoding(plan, rows, encoding_ratios(rows), None)
+
+
+def default_chart_path():
+    """docs/img/training_scale.png in a source checkout, else in the current folder."""
+    return DOCS_IMG / "training_scale.png" if DOCS_IMG.is_dir() else Path("training_scale.png")
 
 
 def _without_tokens(row):

@@ -1,21 +1,6 @@
-"""Fast byte-level BPE in pure Python: the same merges and tokens as bpe_ref.naive, sooner.
+"""Fast byte-level BPE encoding in pure Python: the same tokens as bpe_ref.naive, sooner.
 
-Training. The naive loop recounts every pair of the whole text for every merge. Here:
-- equal chunks are counted once: each unique chunk is stored once with its `weight`
-  (how often it occurs), in order of first appearance in the text;
-- the bytes of all unique chunks form one doubly linked list, so a merge only touches the
-  places where its pair occurs (`where`: pair -> set of positions) and their neighbours;
-- the next pair comes from a heap keyed by (-count, first position), with lazy deletion.
-
-Why the heap gives exactly the naive pair. `max(stats, key=stats.get)` picks the most
-frequent pair and, on a tie, the pair that occurs first in the current ids. A position here
-is a byte offset into the unique chunks laid end to end, so "occurs first" is "has the
-smallest position". Every pair the merge of `idx` creates contains `idx`; an older pair
-never gains an occurrence, it only loses some. So after its creation a pair's count can
-only fall and its first position can only rise: its heap key only grows. Each pair is
-pushed with its exact key when it is created; when an entry is popped whose key has grown
-since, it is pushed back with its new key. Then the smallest entry whose key is still exact
-is the smallest key of all live pairs, which is the naive choice.
+Training lives in bpe_ref.trainer.
 
 Encoding. `encode_chunk_fast` repeatedly merges the leftmost adjacent pair with the lowest
 rank, as tiktoken does. A merge's rank is its place in the merges' order; when the ids grow in
@@ -30,159 +15,11 @@ bytes, and BPE inside a token's span runs as it would on the token alone.
 """
 
 import heapq
-from collections import Counter
 from itertools import repeat
-
-from .naive import check_vocab_size
 
 NO_RANK = float("inf")  # the rank of a pair no merge knows
 LONG_CHUNK = 64  # ids; above this, encode with a heap instead of rescanning the ranks
 CHUNK_CACHE_SIZE = 500_000  # chunks a tokenizer remembers the ids of before it starts afresh
-
-
-# ------------------------------------------------------------------ training
-
-
-def train_fast(chunks, vocab_size, on_merge=None):
-    """Learn merges ((id, id) -> id, ids from 256) from text chunks; exactly naive training.
-
-    `chunks` are the pieces of the text in order (the whole text as one chunk for a
-    BasicTokenizer). No merge crosses a chunk. `on_merge(merges, pair, idx, count)`, if given,
-    is called after each merge.
-    """
-    check_vocab_size(vocab_size)
-    weights = Counter(chunks)
-    del chunks  # often millions of strings: free them before the pair tables are built
-    ids, nxt, prv, weight = _layout(weights)
-    count, where = _count_pairs(ids, nxt, weight)
-    heap = [(-c, min(where[pair]), pair) for pair, c in count.items()]
-    heapq.heapify(heap)
-    merges = {}
-    for idx in range(256, vocab_size):
-        pair = _pop_best(heap, count, where)
-        if pair is None:
-            break  # no pair left anywhere
-        merges[pair] = idx
-        pair_count = count[pair]
-        _merge_pair(pair, idx, ids, nxt, prv, weight, count, where, heap)
-        if on_merge is not None:
-            on_merge(merges, pair, idx, pair_count)
-    return merges
-
-
-def _layout(weights):
-    """Lay the unique chunks' bytes end to end as a doubly linked list of token ids.
-
-    {'ab': 3, 'c': 1} -> ids [97, 98, 99], nxt [1, -1, -1], prv [-1, 0, -1], weight [3, 3, 1]
-    -1 marks a chunk's ends, so no pair spans two chunks.
-    """
-    ids, weight, spans = [], [], []
-    for chunk, w in weights.items():
-        data = chunk.encode("utf-8")
-        if data:
-            spans.append((len(ids), len(ids) + len(data)))
-            ids.extend(data)
-            weight.extend([w] * len(data))
-    nxt = list(range(1, len(ids) + 1))
-    prv = list(range(-1, len(ids) - 1))
-    for start, end in spans:
-        prv[start] = -1
-        nxt[end - 1] = -1
-    return ids, nxt, prv, weight
-
-
-def _count_pairs(ids, nxt, weight):
-    """Count every adjacent pair (weighted by its chunk's count) and where it starts."""
-    count, where = {}, {}
-    for pos, right in enumerate(nxt):
-        if right == -1:
-            continue
-        pair = (ids[pos], ids[right])
-        if pair in count:
-            count[pair] += weight[pos]
-            where[pair].add(pos)
-        else:
-            count[pair] = weight[pos]
-            where[pair] = {pos}
-    return count, where
-
-
-def _pop_best(heap, count, where):
-    """Pop the live pair with the largest count, earliest first position on a tie; None if none.
-
-    An entry is exact while its count is the pair's count and its position is still one of
-    the pair's positions (positions are only ever removed, so it is still the smallest).
-    """
-    while heap:
-        neg_count, first, pair = heapq.heappop(heap)
-        c = count.get(pair)
-        if c is None:
-            continue  # merged already, or every occurrence is gone
-        if c == -neg_count and first in where[pair]:
-            return pair
-        heapq.heappush(heap, (-c, min(where[pair]), pair))  # stale: its key only grew
-    return None
-
-
-def _merge_pair(pair, idx, ids, nxt, prv, weight, count, where, heap):
-    """Replace each occurrence of `pair` by `idx`, left to right; update counts and the heap.
-
-    At an occurrence  p | i j | k  (positions; ids[i], ids[j] == pair) the pairs starting at
-    p and j lose one occurrence, and the new pairs (ids[p], idx) at p and (idx, ids[k]) at i
-    gain one. Only pairs containing `idx` are created, so only they are pushed on the heap.
-    """
-    a, b = pair
-    positions = where.pop(pair)
-    del count[pair]
-    if a == b:
-        positions = sorted(positions)  # 'aaa' -> [idx, 'a']: the leftmost occurrence wins
-    created = set()
-    for i in positions:
-        if ids[i] != a:
-            continue  # taken by the previous occurrence (only when a == b)
-        j = nxt[i]
-        w = weight[i]
-        p, k = prv[i], nxt[j]
-        if p != -1:
-            _discard(count, where, (ids[p], a), p, w)
-            new = (ids[p], idx)
-            _add(count, where, new, p, w)
-            created.add(new)
-        if k != -1:
-            _discard(count, where, (b, ids[k]), j, w)
-            new = (idx, ids[k])
-            _add(count, where, new, i, w)
-            created.add(new)
-        ids[i], ids[j] = idx, -1
-        nxt[i] = k
-        if k != -1:
-            prv[k] = i
-    for new in created:
-        if new in count:  # it can lose every occurrence again when a == b
-            heapq.heappush(heap, (-count[new], min(where[new]), new))
-
-
-def _discard(count, where, pair, pos, w):
-    """Remove one occurrence (at `pos`, weight `w`) of `pair`; forget the pair at zero."""
-    positions = where.get(pair)
-    if positions is None:
-        return  # the pair being merged itself (a == b)
-    positions.discard(pos)
-    left = count[pair] - w
-    if left:
-        count[pair] = left
-    else:
-        del count[pair], where[pair]
-
-
-def _add(count, where, pair, pos, w):
-    """Record one occurrence (at `pos`, weight `w`) of `pair`."""
-    if pair in count:
-        count[pair] += w
-        where[pair].add(pos)
-    else:
-        count[pair] = w
-        where[pair] = {pos}
 
 
 # ------------------------------------------------------------------ encoding

@@ -48,23 +48,44 @@ def check_vocab_size(vocab_size):
         )
 
 
-def train(text, vocab_size):
+TIE_BREAKS = ("first", "lexicographic")
+
+
+def check_tie_break(tie_break):
+    """Raise a clear error for a tie-break rule that is not one of TIE_BREAKS."""
+    if tie_break not in TIE_BREAKS:
+        raise ValueError(f"tie_break must be 'first' or 'lexicographic', got {tie_break!r}")
+
+
+def best_pair(stats, vocab, tie_break="first"):
+    """The pair to merge next: the most frequent; on a tie the first one in `stats` ("first")
+    or the one whose (bytes, bytes) is greatest, as in CS336 ("lexicographic")."""
+    if tie_break == "first":
+        return max(stats, key=stats.get)
+    return max(stats, key=lambda pair: (stats[pair], vocab[pair[0]], vocab[pair[1]]))
+
+
+def train(text, vocab_size, *, tie_break="first"):
     """Learn `vocab_size - 256` merges from the UTF-8 bytes of `text`; ids run 256, 257, ...
 
     Each step merges the most frequent pair. Ties go to the pair that occurs first in the
-    current ids, which is what `max(stats, key=stats.get)` does on an insertion-ordered dict.
+    current ids, which is what `max(stats, key=stats.get)` does on an insertion-ordered dict
+    (tie_break="lexicographic": to the pair whose bytes are greatest; see best_pair).
     Training stops early only when no pair is left (fewer than two ids).
     """
     check_vocab_size(vocab_size)
+    check_tie_break(tie_break)
     ids = list(text.encode("utf-8"))
+    vocab = {idx: bytes([idx]) for idx in range(256)}
     merges = {}
     for idx in range(256, vocab_size):
         stats = get_stats(ids)
         if not stats:
             break
-        pair = max(stats, key=stats.get)
+        pair = best_pair(stats, vocab, tie_break)
         ids = merge(ids, pair, idx)
         merges[pair] = idx
+        vocab[idx] = vocab[pair[0]] + vocab[pair[1]]
     return merges
 
 

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from bpe_ref import BasicTokenizer, RegexTokenizer, from_tiktoken, get_encoding
 from bpe_ref import encode as naive_encode
 from bpe_ref import train as naive_train
-from bpe_ref.fast import LONG_CHUNK, _bpe_heap, _bpe_scan, encode_chunk_fast, train_fast
+from bpe_ref.fast import LONG_CHUNK, _bpe_heap, _bpe_scan, encode_chunk_fast
+from bpe_ref.trainer import train_fast
 
 MULTILINGUAL = Path(__file__).parent / "data" / "multilingual.txt"
 NAMES = ["gpt2", "cl100k_base", "o200k_base"]
