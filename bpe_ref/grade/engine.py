@@ -198,6 +198,11 @@ def naive_lookups(text, vocab_size):
     return work.count_lookups(naive.train, text, vocab_size)
 
 
+def rounded(count):
+    """A count to three significant figures: its last digits move with the Python that runs it."""
+    return round(count, 2 - len(str(count)) + 1) if count >= 1000 else count
+
+
 def work_result(ex, caller, timeout, cases, tried):
     """A trainer that gives the right merges, judged by how many pair lookups it makes."""
     text, vocab_size = work.sample_text(), ex.work.vocab_size
@@ -217,8 +222,9 @@ def work_result(ex, caller, timeout, cases, tried):
         return Result(ex.name, "pass", passed + "; its work could not be measured (it did not read the "
                                                 "text's bytes with text.encode)")
     ratio = lookups / baseline
-    measured = (f"on a {len(text):,}-byte text, {merges} merges looked up a pair {lookups:,} times; "
-                f"the naive loop, which recounts after every merge, {baseline:,} times ({ratio:.0%})")
+    measured = (f"on a {len(text):,}-byte text, {merges} merges looked up a pair about {rounded(lookups):,} "
+                f"times; the naive loop, which recounts after every merge, about {rounded(baseline):,} "
+                f"times ({ratio:.0%})")
     if ratio > ex.work.max_ratio:
         return Result(ex.name, "fail", f"the merges are right, but it does the work of a recount: {measured}",
                       {"note": measured, "hint": ex.work.hint})
