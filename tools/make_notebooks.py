@@ -114,9 +114,14 @@ def given_source(names):
     return header + "\n" + "\n\n\n".join(bodies)
 
 
+def course_list(cell, key):
+    """The list a cell's metadata holds under bpe_course[key] ([] if none)."""
+    value = cell.get("metadata", {}).get("bpe_course", {}).get(key, [])
+    return list(value) if isinstance(value, list) else []
+
+
 def given_names(cell):
-    given = cell.get("metadata", {}).get("bpe_course", {}).get("given", [])
-    return list(given) if isinstance(given, list) else []
+    return course_list(cell, "given")
 
 
 def fill_given(notebook):
@@ -132,8 +137,7 @@ def fill_given(notebook):
 
 
 def attached_paths(cell):
-    attach = cell.get("metadata", {}).get("bpe_course", {}).get("attach", [])
-    return list(attach) if isinstance(attach, list) else []
+    return course_list(cell, "attach")
 
 
 def attachments(paths, root=ROOT):
@@ -143,9 +147,10 @@ def attachments(paths, root=ROOT):
         path = root / name
         kind = IMAGE_TYPES.get(path.suffix.lower())
         if kind is None:
-            raise ValueError(f"cannot attach {name}: only {', '.join(IMAGE_TYPES)} images")
+            raise ValueError(f"cannot attach {name}: attach a picture ({', '.join(IMAGE_TYPES)})")
         if not path.is_file():
-            raise ValueError(f"cannot attach {name}: there is no such file under {root}")
+            raise ValueError(f"cannot attach {name}: there is no such file under {root}; "
+                             "give its path from the repository's root, e.g. docs/img/chart.png")
         found[path.name] = {kind: base64.b64encode(path.read_bytes()).decode("ascii")}
     return found
 
