@@ -2,8 +2,8 @@
 process with no terminal, driven in Chromium with Playwright.
 
 It runs every learner workbook (and a solution) with Run → Run All Cells, checks that the last
-cell ran and the check lines show, opens a terminal and runs `bpe-grade --help` there, and
-reads the server's log for errors. Screenshots of a failure go to $BPE_COURSE_SCREENSHOTS
+cell ran and that the check lines and the attached pictures show (in a solution one folder down
+too), opens a terminal and runs `bpe-grade --help` there, and reads the server's log for errors. Screenshots of a failure go to $BPE_COURSE_SCREENSHOTS
 (default: <tmp>/bpe-course-screenshots).
 
 Needs Playwright (the `test` extra) and a Chromium (Debian: `apt-get install chromium
