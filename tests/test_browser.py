@@ -15,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import stat
 import subprocess
@@ -88,15 +89,29 @@ def lab(tmp_path_factory):
         wait_for_server(base, server, log_path)
         yield base, workspace, log_path
     finally:
-        api(base, "/api/sessions")  # kernels down first, then the server
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        shut_down_kernels(base)  # kernels down first, then the server
+        stop_group(server)
     print("\nRun All in the browser (cells that ran / code cells):")
     for name, (ran, total) in sorted(COUNTS.items()):
         print(f"  {name:<40} {ran}/{total}")
+
+
+def stop_group(process, limit=30):
+    """End a process started with start_new_session=True and all it started: course.py runs
+    JupyterLab in a child process, which a signal to course.py alone would leave running."""
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        process.poll()  # reap course.py itself, so that its group can empty
+        try:
+            os.killpg(process.pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.5)
+    os.killpg(process.pid, signal.SIGKILL)
 
 
 def api(base, path, method="GET"):
