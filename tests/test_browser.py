@@ -367,6 +367,7 @@ def test_a_lab_terminal_finds_the_course_commands(lab, page):
     assert page.locator(f"{NOTEBOOK} .jp-Cell").count() > 3
     wait_for_kernel(page)
     assert not page.problems, page.problems
+    shut_down_kernels(base)  # while the page still listens: a kernel talking to a closed page is logged as an error
 
 
 def test_the_server_log_has_no_errors(lab):
