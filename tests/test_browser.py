@@ -2,8 +2,8 @@
 process with no terminal, driven in Chromium with Playwright.
 
 It runs every learner workbook (and a solution) with Run → Run All Cells, checks that the last
-cell ran and the check lines show, opens a terminal and runs `bpe-grade --help` there, and
-reads the server's log for errors. Screenshots of a failure go to $BPE_COURSE_SCREENSHOTS
+cell ran and that the check lines and the attached pictures show (in a solution one folder down
+too), opens a terminal and runs `bpe-grade --help` there, and reads the server's log for errors. Screenshots of a failure go to $BPE_COURSE_SCREENSHOTS
 (default: <tmp>/bpe-course-screenshots).
 
 Needs Playwright (the `test` extra) and a Chromium (Debian: `apt-get install chromium
@@ -15,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import stat
 import subprocess
@@ -88,15 +89,29 @@ def lab(tmp_path_factory):
         wait_for_server(base, server, log_path)
         yield base, workspace, log_path
     finally:
-        api(base, "/api/sessions")  # kernels down first, then the server
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        shut_down_kernels(base)  # kernels down first, then the server
+        stop_group(server)
     print("\nRun All in the browser (cells that ran / code cells):")
     for name, (ran, total) in sorted(COUNTS.items()):
         print(f"  {name:<40} {ran}/{total}")
+
+
+def stop_group(process, limit=30):
+    """End a process started with start_new_session=True and all it started: course.py runs
+    JupyterLab in a child process, which a signal to course.py alone would leave running."""
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        process.poll()  # reap course.py itself, so that its group can empty
+        try:
+            os.killpg(process.pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.5)
+    os.killpg(process.pid, signal.SIGKILL)
 
 
 def api(base, path, method="GET"):
@@ -142,8 +157,14 @@ def page(browser, request):
     context = browser.new_context(viewport={"width": 1400, "height": 900})
     page = context.new_page()
     page.problems = []
+
+    def on_console(message):
+        problem = console_problem(message)
+        if problem:
+            page.problems.append(problem)
+
     page.on("pageerror", lambda error: page.problems.append(f"page error: {error}"))
-    page.on("console", lambda m: page.problems.append(f"console: {m.text}") if m.type == "error" else None)
+    page.on("console", on_console)
     yield page
     outcome = getattr(request.node, "rep_call", None)  # set by conftest's pytest_runtest_makereport
     if outcome is None or outcome.failed:
@@ -154,7 +175,20 @@ def page(browser, request):
     context.close()
 
 
+def console_problem(message):
+    """What a console message says went wrong, or None.
+
+    JupyterLab puts a markdown cell's HTML on the page before it swaps each `attachment:` link
+    for the picture's data, so the browser tries the bare link once and logs that it failed.
+    That is not a problem; whether every picture shows is checked by pictures_shown.
+    """
+    if message.type != "error" or message.location.get("url", "").startswith("attachment:"):
+        return None
+    return f"console: {message.text}"
+
+
 NOTEBOOK = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook"  # the notebook in the current tab
+PICTURE_LINK = re.compile(r"!\[[^\]]*\]\(\s*attachment:")
 
 
 def open_notebook(page, base, path):
@@ -232,6 +266,31 @@ def visible_output(page, text):
     return found.is_visible()
 
 
+def pictures_in(notebook):
+    """How many pictures the notebook's markdown cells show (attached, see make_notebooks)."""
+    return sum(len(PICTURE_LINK.findall(cell.source)) for cell in notebook.cells if cell.cell_type == "markdown")
+
+
+def pictures_shown(page, expected, limit=30):
+    """How many pictures of the notebook's markdown cells the browser has loaded and decoded,
+    once `expected` of them are on the page (markdown cells render a while after opening)."""
+    pictures = page.locator(f"{NOTEBOOK} .jp-MarkdownCell .jp-MarkdownOutput img")
+    if expected:
+        pictures.nth(expected - 1).wait_for(state="attached", timeout=limit * 1000)
+    shown = 0
+    for i in range(pictures.count()):
+        picture = pictures.nth(i)
+        picture.scroll_into_view_if_needed()
+        deadline = time.monotonic() + limit
+        while True:
+            width = picture.evaluate("img => img.decode().then(() => img.naturalWidth, () => 0)")
+            if width or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+        shown += width > 0
+    return shown
+
+
 @pytest.mark.parametrize("name", LEARNER_WORKBOOKS)
 def test_run_all_reaches_the_last_cell_of_a_learner_workbook(lab, page, name):
     base, workspace, _ = lab
@@ -245,6 +304,8 @@ def test_run_all_reaches_the_last_cell_of_a_learner_workbook(lab, page, name):
     unexpected = [cell.source.split("\n")[0] for cell in saved.cells if cell.cell_type == "code"
                   and any(o.output_type == "error" for o in cell.outputs) and not raises_on_purpose(cell)]
     assert not unexpected, f"{name}: tracebacks in {unexpected}"
+    expected = pictures_in(saved)
+    assert pictures_shown(page, expected) == expected, f"{name}: a picture does not show"
     assert not page.problems, page.problems
     shut_down_kernels(base)
 
@@ -265,6 +326,19 @@ def test_run_all_in_a_read_only_solution(lab, page):
     editor.click()
     page.keyboard.type("typed_by_the_test")
     assert "typed_by_the_test" not in editor.text_content(), "solution cells can be edited"
+    assert not page.problems, page.problems
+    shut_down_kernels(base)
+
+
+def test_pictures_show_in_a_read_only_solution(lab, page):
+    """The solutions sit one folder deeper in the workspace than the learner's workbooks: the
+    attached pictures must show there too."""
+    base, workspace, _ = lab
+    name = "solutions/10_fast_bpe.ipynb"
+    expected = pictures_in(nbformat.read(workspace / name, as_version=4))
+    assert expected, f"{name} should show the training-at-scale chart"
+    open_notebook(page, base, name)
+    assert pictures_shown(page, expected) == expected, f"{name}: a picture does not show"
     assert not page.problems, page.problems
     shut_down_kernels(base)
 
@@ -293,6 +367,7 @@ def test_a_lab_terminal_finds_the_course_commands(lab, page):
     assert page.locator(f"{NOTEBOOK} .jp-Cell").count() > 3
     wait_for_kernel(page)
     assert not page.problems, page.problems
+    shut_down_kernels(base)  # while the page still listens: a kernel talking to a closed page is logged as an error
 
 
 def test_the_server_log_has_no_errors(lab):

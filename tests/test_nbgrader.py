@@ -193,6 +193,7 @@ def test_release_matches_the_learner_notebook(course, path):
     assert len(stubs(release)) == regions, f"{regions} solution regions but {len(stubs(release))} stubs"
     for number, (mine, theirs) in enumerate(zip(release.cells, learner.cells), 1):
         assert without_stub_text(mine.source) == without_stub_text(theirs.source), f"cell {number} differs"
+        assert mine.get("attachments") == theirs.get("attachments"), f"cell {number}: pictures lost"
     for cell in release.cells:
         meta = nbgrader_meta(cell) or {}
         if meta.get("grade"):

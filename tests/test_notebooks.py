@@ -128,6 +128,45 @@ def test_the_header_of_a_given_cell_fits_the_editor():
         assert columns(header) <= make_notebooks.STUB_WIDTH, header
 
 
+IMAGE_LINK = re.compile(r"!\[[^\]]*\]\(\s*<?([^)\s>]+)")
+
+
+@pytest.mark.parametrize("path", SOLUTIONS + LEARNER_NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_pictures_in_markdown_are_attachments(path):
+    """A relative image link breaks somewhere: the learner's workbooks and the solutions sit at
+    different depths in the workspace, and nbgrader releases a notebook alone. An attachment,
+    generated from docs/ by tools/make_notebooks.py, shows wherever the notebook is opened."""
+    for cell in nbformat.read(path, as_version=4).cells:
+        if cell.cell_type != "markdown":
+            continue
+        for target in IMAGE_LINK.findall(cell.source):
+            assert target.startswith("attachment:"), f"{path.name}: link {target!r} as an attachment"
+            name = target.removeprefix("attachment:")
+            assert name in cell.get("attachments", {}), f"{path.name}: no attachment {name!r}"
+            listed = [Path(p).name for p in make_notebooks.attached_paths(cell)]
+            assert name in listed, f"{path.name}: list {name!r} in the cell's bpe_course.attach"
+
+
+def test_attachments_are_filled_from_their_files(tmp_path):
+    (tmp_path / "img").mkdir()
+    (tmp_path / "img" / "chart.png").write_bytes(b"\x89PNG not really")
+    cell = nbformat.v4.new_markdown_cell("![a chart](attachment:chart.png)")
+    cell.metadata["bpe_course"] = {"attach": ["img/chart.png"]}
+    notebook = nbformat.v4.new_notebook(cells=[cell])
+    assert make_notebooks.fill_attachments(notebook, root=tmp_path)
+    assert cell.attachments == {"chart.png": {"image/png": "iVBORyBub3QgcmVhbGx5"}}
+    assert not make_notebooks.fill_attachments(notebook, root=tmp_path)  # nothing left to do
+    (tmp_path / "img" / "chart.png").write_bytes(b"redrawn")
+    assert make_notebooks.fill_attachments(notebook, root=tmp_path)  # a new picture: stale
+    nbformat.validate(notebook)
+    cell.metadata["bpe_course"] = {"attach": ["img/missing.png"]}
+    with pytest.raises(ValueError, match="no such file"):
+        make_notebooks.fill_attachments(notebook, root=tmp_path)
+    cell.metadata["bpe_course"] = {"attach": ["img/notes.txt"]}
+    with pytest.raises(ValueError, match="attach a picture"):
+        make_notebooks.fill_attachments(notebook, root=tmp_path)
+
+
 DRAWING = re.compile(r"\b(plt\.(subplots|figure|bar|plot)|ax\.|fig\.|Rectangle\()")
 
 

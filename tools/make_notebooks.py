@@ -5,19 +5,24 @@
     python tools/make_notebooks.py --execute solutions/04_naive_bpe.ipynb
                                               re-run a solution in place (fresh outputs for nbval)
 
-Three things are generated, each from one place:
+Four things are generated, each from one place:
 - a stub for every `### BEGIN SOLUTION` ... `### END SOLUTION` region (nbgrader's markers): the
   region becomes `# YOUR CODE HERE` and `raise NotImplementedError()`, after a comment with the
   exercise's task, which comes from the grader's catalogue (bpe_ref.grade.exercises);
 - given helpers: a code cell whose metadata says {"bpe_course": {"given": ["get_stats", "merge"]}}
   holds exactly those functions of bpe_ref/naive.py (or codepoints.py), in the solution and in
   the learner's copy;
+- pictures: a markdown cell whose metadata says {"bpe_course": {"attach": ["docs/img/x.png"]}}
+  carries those files as attachments, shown by `![...](attachment:x.png)`. A relative link would
+  break somewhere (the learner's workbooks and the solutions sit at different depths in the
+  workspace, and nbgrader releases the notebook alone); an attachment travels with the notebook;
 - the learner's copy: outputs cleared, and metadata.bpe_course.exercises listing the exercises its
   `check(...)` calls grade.
 """
 
 import argparse
 import ast
+import base64
 import inspect
 import re
 import sys
@@ -36,6 +41,7 @@ BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 CHECK_RE = re.compile(r"\bcheck\(\s*([A-Za-z_]\w*)")
 STUB_WIDTH = 88  # characters a stub's lines may take, indentation included: the editor does not wrap
 GIVEN_FROM = (naive, codepoints)  # where given helpers are written, once
+IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif"}
 
 
 def enclosing_function(source, line_number):
@@ -108,9 +114,14 @@ def given_source(names):
     return header + "\n" + "\n\n\n".join(bodies)
 
 
+def course_list(cell, key):
+    """The list a cell's metadata holds under bpe_course[key] ([] if none)."""
+    value = cell.get("metadata", {}).get("bpe_course", {}).get(key, [])
+    return list(value) if isinstance(value, list) else []
+
+
 def given_names(cell):
-    given = cell.get("metadata", {}).get("bpe_course", {}).get("given", [])
-    return list(given) if isinstance(given, list) else []
+    return course_list(cell, "given")
 
 
 def fill_given(notebook):
@@ -125,10 +136,48 @@ def fill_given(notebook):
     return changed
 
 
+def attached_paths(cell):
+    return course_list(cell, "attach")
+
+
+def attachments(paths, root=ROOT):
+    """{file name: {mime type: base64}} for image files given relative to `root`."""
+    found = {}
+    for name in paths:
+        path = root / name
+        kind = IMAGE_TYPES.get(path.suffix.lower())
+        if kind is None:
+            raise ValueError(f"cannot attach {name}: attach a picture ({', '.join(IMAGE_TYPES)})")
+        if not path.is_file():
+            raise ValueError(f"cannot attach {name}: there is no such file under {root}; "
+                             "give its path from the repository's root, e.g. docs/img/chart.png")
+        found[path.name] = {kind: base64.b64encode(path.read_bytes()).decode("ascii")}
+    return found
+
+
+def fill_attachments(notebook, root=ROOT):
+    """Attach the listed images to every markdown cell that asks for some; True if one changed."""
+    changed = False
+    for cell in notebook.cells:
+        paths = attached_paths(cell)
+        if cell.cell_type == "markdown" and paths:
+            wanted = attachments(paths, root)
+            if cell.get("attachments") != wanted:
+                cell.attachments, changed = wanted, True
+    return changed
+
+
+def fill_generated(notebook):
+    """Given cells and attached pictures, written from their one source; True if any changed."""
+    given = fill_given(notebook)
+    attached = fill_attachments(notebook)
+    return given or attached
+
+
 def learner_copy(solution):
     """The learner's notebook for one solution notebook (a new NotebookNode)."""
     notebook = nbformat.from_dict(nbformat.reads(nbformat.writes(solution), as_version=4))
-    fill_given(notebook)
+    fill_generated(notebook)
     exercises, given = [], set()
     for cell in notebook.cells:
         given.update(given_names(cell))
@@ -156,8 +205,8 @@ def generate(check_only=False):
     stale = []
     for path in sorted(SOLUTIONS.glob("*.ipynb")):
         solution = nbformat.read(path, as_version=4)
-        if fill_given(solution):
-            stale.append(f"{path.name} (given cells, in solutions/)")
+        if fill_generated(solution):
+            stale.append(f"{path.name} (given cells or pictures, in solutions/)")
             if not check_only:
                 nbformat.write(solution, path)
         wanted = render(learner_copy(solution))
@@ -177,7 +226,7 @@ def execute(path):
     from nbclient import NotebookClient
 
     notebook = nbformat.read(path, as_version=4)
-    fill_given(notebook)
+    fill_generated(notebook)
     for cell in notebook.cells:
         if raises_on_purpose(cell):  # nbclient goes on past an error only in a tagged cell
             tags = cell.metadata.setdefault("tags", [])
