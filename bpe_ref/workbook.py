@@ -14,7 +14,6 @@ import ast
 import sys
 import traceback
 
-from .grade import check  # noqa: F401  (the workbooks' other import)
 from .grade.exercises import REGISTRY
 
 ICON = "⏳"

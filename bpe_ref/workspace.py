@@ -113,7 +113,7 @@ def sync_material(course, workspace):
         changed |= replace_read_only(workspace / "solutions" / source.name, solution_view(source))
     changed |= replace_read_only(workspace / "README.md", (course / "README.md").read_bytes())
     docs = course / "docs"
-    for source in sorted(p for p in docs.rglob("*") if p.is_file() and "drafts" not in p.parts):
+    for source in sorted(p for p in docs.rglob("*") if p.is_file()):
         changed |= replace_read_only(workspace / "docs" / source.relative_to(docs), source.read_bytes())
     return ["refreshed the read-only solutions/, README.md and docs/"] if changed else []
 

@@ -33,7 +33,7 @@ import nbformat
 
 from bpe_ref import codepoints, naive
 from bpe_ref.grade.exercises import REGISTRY
-from bpe_ref.grade.source import raises_on_purpose
+from bpe_ref.grade.source import given_names, raises_on_purpose
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS, NOTEBOOKS = ROOT / "solutions", ROOT / "notebooks"
@@ -118,10 +118,6 @@ def course_list(cell, key):
     """The list a cell's metadata holds under bpe_course[key] ([] if none)."""
     value = cell.get("metadata", {}).get("bpe_course", {}).get(key, [])
     return list(value) if isinstance(value, list) else []
-
-
-def given_names(cell):
-    return course_list(cell, "given")
 
 
 def fill_given(notebook):
