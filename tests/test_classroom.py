@@ -43,7 +43,7 @@ def test_doctests(module):
     ("lms/submissions/Alice Smith_123_assignsubmission_file_/work/04.ipynb", "Alice Smith_123_assignsubmission_file_"),
     ("course/submitted/bob/ps1/04_naive_bpe.ipynb", "bob"),
     ("course/submitted/bob/ps1/extra/helper.py", "bob"),
-    ("submissions/x/submitted/carol/ps1/a.py", "carol"),  # the innermost folder wins
+    ("submissions/x/submitted/carol/ps1/a.py", "x"),  # the outermost folder wins: never an inner one
     ("submissions/loose.py", None),  # straight in submissions/: no student folder
     ("homework/dave.ipynb", None),
 ])

@@ -249,9 +249,11 @@ def test_every_check_in_a_solution_passes(path):
 def test_bpe_grade_passes_every_solution_and_no_learner_stub():
     """End to end: the sandboxed grader accepts every solution, and a learner's untouched
     notebook has every exercise it checks reported as missing (never pass)."""
-    from bpe_ref.grade.cli import grade_all
+    from bpe_ref.grade import isolation
+    from bpe_ref.grade.cli import Limits, grade_all
 
-    results = {Path(r["path"]): r for r in grade_all(SOLUTIONS + LEARNER_NOTEBOOKS, 20.0, 2048, 2)}
+    limits = Limits(timeout=20.0, file_timeout=400.0, memory=2048, isolated=isolation.status()[0])
+    results = {Path(r["path"]): r for r in grade_all(SOLUTIONS + LEARNER_NOTEBOOKS, limits, 2)}
     for path in SOLUTIONS:
         result = results[path]
         assert result["passed"] and not result["notes"], (path.name, result)

@@ -1,21 +1,26 @@
 """A class's results: whose file is whose (from the folders), one row per student, points, the CSV.
 
-Students are found from the folder layout:
+Students are found from the folder layout, always from the top of the folder given:
 
     submissions/<student>/...               a plain LMS download, one folder per student
-    submitted/<student>/<assignment>/...    nbgrader's course folder
+    submitted/<student>/<assignment>/...    nbgrader's course folder (or the course folder holding it)
+    <class>/<student>/...                   any folder of student folders (and no loose files)
 
-Any other file is a loose file and gets a row of its own. When two of a student's files grade
-the same exercise, the better verdict counts (in the order of RANK): a pass in either file is a
-pass. Every row has the same maximum: the points of every exercise graded in any file of the
+The student is the first folder under that root, never a submissions/ folder found deeper (a
+student cannot hand in a classmate's folder). Symbolic links are never followed: such a file is
+that student's error, with the reason. Any other file is a loose file and gets a row of its own.
+When two of a student's files grade the same exercise, the better verdict counts (in the order
+of RANK). Every row has the same maximum: the points of every exercise graded in any file of the
 run, so an exercise a student did not hand in counts as missing.
 """
 
 import csv
 import os
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import exercises
 from .points import GRADED, earned, show_points
 
 STUDENT_FOLDERS = ("submissions", "submitted")
@@ -25,23 +30,86 @@ RANK = ("pass", "fail", "error", "timeout", "reference", "missing")
 NOT_HANDED_IN = {"status": "missing", "message": "not handed in: none of this student's files defines it"}
 
 
-def find_submissions(paths):
-    """The files to grade: each folder in `paths` becomes the .ipynb/.py files under it, sorted.
+@dataclass(frozen=True)
+class Found:
+    """One file to grade, whose it is, and why it cannot be graded (a symlink), if so."""
 
-    Hidden folders (.ipynb_checkpoints) and __pycache__ are skipped; a folder with nothing to
-    grade is a ValueError. Files are kept as given, each once.
-    """
-    files = []
+    path: str
+    student: str = None
+    problem: str = None
+
+
+def find_class(paths):
+    """The files to grade (Found, in order): each folder in `paths` becomes the .ipynb/.py files
+    under it, sorted, each with its student. Hidden folders (.ipynb_checkpoints) and __pycache__
+    are skipped; links are listed with their problem, never followed; a folder with nothing to
+    grade is a ValueError. Files are kept as given, each once."""
+    found = {}
     for path in map(Path, paths):
-        if not path.is_dir():
-            files.append(path)
+        if path.is_dir() and not path.is_symlink():
+            inside = list(walk(path))
+            if not inside:
+                raise ValueError(f"the folder {path} holds no .ipynb or .py file to grade")
+            found.update((f.path, f) for f in inside if f.path not in found)
+        elif str(path) not in found:
+            problem = LINK if path.is_symlink() else None
+            found[str(path)] = Found(str(path), None, problem)
+    return list(found.values())
+
+
+LINK = "is a symbolic link: links are not followed, so it was not graded (hand in the file itself)"
+
+
+def walk(root):
+    """Found for every gradable file under `root`, without following any link."""
+    layout = class_layout(root)
+    for folder, subfolders, files in sorted(os.walk(root, followlinks=False)):
+        relative = Path(folder).relative_to(root)
+        if skipped(relative):
+            subfolders[:] = []
             continue
-        found = sorted(p for p in path.rglob("*") if p.suffix in SUFFIXES and p.is_file()
-                       and not skipped(p.relative_to(path)))
-        if not found:
-            raise ValueError(f"the folder {path} holds no .ipynb or .py file to grade")
-        files += found
-    return list(dict.fromkeys(str(f) for f in files))
+        subfolders.sort()
+        links = [d for d in subfolders if (Path(folder) / d).is_symlink()]
+        for name in sorted(files) + links:
+            path = Path(folder) / name
+            if skipped(relative / name) or (name not in links and path.suffix not in SUFFIXES):
+                continue
+            problem = LINK if path.is_symlink() else None
+            yield Found(str(path), student_in(layout, (relative / name).parts), problem)
+
+
+def class_layout(root):
+    """How students are laid out under `root`: 'top' (root is submissions/ or submitted/, or a
+    folder of student folders), 'course' (root holds submitted/ or submissions/), or None."""
+    root = Path(root)
+    if root.name in STUDENT_FOLDERS:
+        return "top"
+    if any((root / name).is_dir() for name in STUDENT_FOLDERS):
+        return "course"
+    entries = [e for e in root.iterdir() if not skipped(Path(e.name))]
+    loose = [e for e in entries if e.is_file() and e.suffix in SUFFIXES]
+    folders = [e for e in entries if e.is_dir()]
+    return "top" if folders and not loose else None
+
+
+def student_in(layout, parts):
+    """The student of a file at `parts` (relative to the root), or None for a loose file."""
+    if layout == "top" and len(parts) >= 2:
+        return parts[0]
+    if layout == "course" and len(parts) >= 3 and parts[0] in STUDENT_FOLDERS:
+        return parts[1]
+    return None
+
+
+def is_class(paths):
+    """Whether `paths` name a class (a folder of students, submissions/ or nbgrader's submitted/),
+    not one learner's own files."""
+    return any(Path(p).is_dir() and not Path(p).is_symlink() and class_layout(p) for p in paths)
+
+
+def find_submissions(paths):
+    """The paths of find_class(paths), as strings."""
+    return [found.path for found in find_class(paths)]
 
 
 def skipped(relative):
@@ -49,13 +117,14 @@ def skipped(relative):
 
 
 def student_of(path):
-    """The student a file belongs to, from the innermost submissions/ or submitted/ folder; None if loose.
+    """The student a file belongs to, from the outermost submissions/ or submitted/ folder of its
+    path; None if loose. (bpe-grade itself reads students from the folder it is given: find_class.)
 
     >>> student_of("course/submitted/alice/ps1/04_naive_bpe.ipynb"), student_of("/tmp/bob.py")
     ('alice', None)
     """
     parts = Path(path).absolute().parts
-    for i in range(len(parts) - 3, -1, -1):  # parts[i + 1] is the student, and a file follows
+    for i in range(len(parts) - 2):  # parts[i + 1] is the student, and a file follows
         if parts[i] in STUDENT_FOLDERS:
             return parts[i + 1]
     return None
@@ -70,10 +139,13 @@ class Row:
     files: list = field(default_factory=list)
     exercises: dict = field(default_factory=dict)  # name -> the verdict that counts, with its 'file'
     notes: list = field(default_factory=list)
+    errors: list = field(default_factory=list)  # (file, why) for files handed in but not gradable
 
     def add(self, result):
         """Take in one graded file: its notes, and every verdict better than the one held."""
         self.files.append(result["path"])
+        if result.get("error") and not result["exercises"]:
+            self.errors.append((result["path"], result["error"]))
         for name, verdict in result["exercises"].items():
             held = self.exercises.get(name)
             if held is None or rank(verdict) < rank(held):
@@ -113,7 +185,7 @@ def class_results(results, table):
     """
     rows = {}
     for result in results:
-        student = student_of(result["path"])
+        student = result["student"] if "student" in result else student_of(result["path"])
         key = ("student", student) if student is not None else ("file", result["path"])
         if key not in rows:
             rows[key] = Row(name=key[1], is_student=student is not None)
@@ -122,32 +194,70 @@ def class_results(results, table):
     columns = [name for name in GRADED if name in graded]
     for row in rows.values():
         for name in columns:
-            row.exercises.setdefault(name, dict(NOT_HANDED_IN))
+            row.exercises.setdefault(name, unfilled(row, name))
     return ClassResults(list(rows.values()), columns, table)
+
+
+def unfilled(row, name):
+    """The verdict of an exercise none of the row's files graded: an error when a file that
+    could not be read or run may have held it (its workbook's, or any when the name says none),
+    else missing."""
+    for path, why in row.errors:
+        workbook = Path(path).stem
+        named = exercises.workbook_exercises(workbook)
+        if not named or name in named:
+            return {"status": "error", "message": f"handed in but not graded: {why}", "file": path}
+    return dict(NOT_HANDED_IN)
 
 
 def with_points(result, table):
     """A copy of one file's result (for --json) with its student, score, maximum and points per exercise."""
-    exercises = {name: {**verdict, "points": earned(verdict, table[name]), "max_points": table[name]}
+    graded = {name: {**verdict, "points": earned(verdict, table[name]), "max_points": table[name]}
                  for name, verdict in result["exercises"].items()}
-    return {**result, "student": student_of(result["path"]), "exercises": exercises,
-            "score": sum(v["points"] for v in exercises.values()),
-            "maximum": sum(v["max_points"] for v in exercises.values())}
+    student = result["student"] if "student" in result else student_of(result["path"])
+    return {**result, "student": student, "exercises": graded,
+            "score": sum(v["points"] for v in graded.values()),
+            "maximum": sum(v["max_points"] for v in graded.values())}
 
 
 def write_csv(book, path):
-    """One row per student (or loose file): score, maximum, then each exercise's status and points."""
+    """One row per student (or loose file): score, maximum, each exercise's status and points,
+    then the notes (why a file could not be graded, what went wrong in a cell)."""
     header = ["student", "files", "score", "maximum"]
     for name in book.columns:
         header += [name, f"{name}_points"]
-    with open(path, "w", encoding="utf-8", newline="") as f:
+    header.append("notes")
+    with atomic_text(path) as f:
         writer = csv.writer(f)
         writer.writerow(header)
         for row in book.rows:
             line = [row.name, "; ".join(row.files), show_points(book.score(row)), show_points(book.maximum)]
             for name in book.columns:
                 line += [row.exercises[name]["status"], show_points(book.points(row, name))]
+            line.append(" | ".join(row.notes))
             writer.writerow(line)
+
+
+class atomic_text:
+    """open(path, "w") that only replaces `path` once everything is written (a temporary file
+    beside it, then a rename): a run stopped halfway leaves the old file, never half a new one."""
+
+    def __init__(self, path):
+        self.path = Path(path)
+
+    def __enter__(self):
+        handle, self.temporary = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent or ".")
+        self.file = os.fdopen(handle, "w", encoding="utf-8", newline="")
+        return self.file
+
+    def __exit__(self, kind, value, traceback):
+        self.file.close()
+        if kind is None:
+            os.chmod(self.temporary, 0o644)
+            os.replace(self.temporary, self.path)
+        else:
+            os.unlink(self.temporary)
+        return False
 
 
 def print_scores(book, out):

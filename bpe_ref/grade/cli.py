@@ -8,19 +8,38 @@
 A folder stands for every .ipynb and .py file under it. Files under submissions/<student>/ or
 nbgrader's submitted/<student>/<assignment>/ belong to that student (see classroom.py).
 
+Each submission runs in its own sandbox (bubblewrap, see isolation.py). Where that cannot run,
+one learner's own files are still graded, with a line that says they are not isolated; a class
+(a folder of students, or any run with --csv or --feedback) is refused unless --no-isolation.
+
 Exit status 0 only when every exercise found in every file passes and at least one was found.
 """
 
 import argparse
 import json
+import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
 
-from .classroom import class_results, cores, find_submissions, print_scores, with_points, write_csv
+from . import isolation
+from .classroom import Found, class_results, cores, find_class, is_class, print_scores, with_points, write_csv
 from .points import load_points
 from .submission import grade_file  # noqa: F401  (the public entry point, used by _grade)
 
-WIDTH = 16
+MIN_MEMORY_MB = 128  # below this Python itself cannot start a submission
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What each submission gets: seconds per exercise and per cell, seconds for the whole file,
+    megabytes of memory, and whether it runs behind bubblewrap's walls."""
+
+    timeout: float = 10.0
+    file_timeout: float = None
+    memory: int = 2048
+    isolated: bool = False
 
 
 def parse_args(argv):
@@ -35,25 +54,72 @@ def parse_args(argv):
                         help="write an HTML page per student and a class page (DIR/index.html)")
     parser.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
                         help="time allowed per exercise and per notebook cell (default 10)")
+    parser.add_argument("--file-timeout", type=float, default=None, metavar="SECONDS",
+                        help="wall time allowed for one whole submission (default 20 x --timeout)")
     parser.add_argument("--jobs", type=int, default=cores(), metavar="N",
                         help=f"submissions graded at once (default: every core, here {cores()})")
     parser.add_argument("--memory", type=int, default=2048, metavar="MB",
-                        help="memory limit of each submission's process (default 2048)")
+                        help="memory limit of each submission's sandbox (default 2048)")
+    parser.add_argument("--no-isolation", action="store_true",
+                        help="grade a class without bubblewrap's sandbox, accepting that a submission "
+                             "can read and change what the grader's user can")
     options = parser.parse_args(argv)
+    problem = option_problem(options)
+    if problem:
+        parser.error(problem)
     try:
-        options.paths = find_submissions(options.paths)
+        options.found = find_class(options.paths)
         options.table = load_points(options.points)
     except ValueError as e:
         parser.error(str(e))
-    if options.jobs < 1:
-        parser.error(f"--jobs must be 1 or more, not {options.jobs}")
+    options.is_class = bool(options.csv or options.feedback) or is_class(options.paths)
+    isolated, why = (False, "--no-isolation") if options.no_isolation else isolation.status()
+    if not isolated and options.is_class and not options.no_isolation:
+        parser.error(f"grading a class needs a sandbox per submission, and {why}; "
+                     "or pass --no-isolation to grade without one, accepting the risk")
+    if not isolated and not options.no_isolation:
+        print(f"note: not isolated ({why}): fine for your own work, not for a class", file=sys.stderr)
+    options.limits = Limits(options.timeout, options.file_timeout or 20 * options.timeout, options.memory, isolated)
     return options
 
 
-def grade_all(paths, timeout, memory, jobs):
-    """Grade every path, one process per submission, `jobs` at a time; results in input order."""
-    args = [(p, timeout, memory) for p in paths]
-    if jobs == 1 or len(paths) == 1:
+def option_problem(options):
+    """One line saying what is wrong with the numbers or the output paths, before any grading."""
+    if not 0 < options.timeout <= 3600:
+        return f"--timeout must be more than 0 and at most 3600 seconds, not {options.timeout:g}"
+    if options.file_timeout is not None and not options.timeout <= options.file_timeout <= 24 * 3600:
+        return f"--file-timeout must be at least --timeout ({options.timeout:g} s), not {options.file_timeout:g}"
+    if options.memory < MIN_MEMORY_MB:
+        return f"--memory must be at least {MIN_MEMORY_MB} MB, not {options.memory}"
+    if options.jobs < 1:
+        return f"--jobs must be 1 or more, not {options.jobs}"
+    if options.csv:
+        return output_problem(Path(options.csv), "--csv", folder=False)
+    if options.feedback:
+        return output_problem(Path(options.feedback), "--feedback", folder=True)
+    return None
+
+
+def output_problem(path, flag, folder):
+    """Why `path` cannot be written (checked before grading a whole class), or None."""
+    parent = path.parent if str(path.parent) else Path(".")
+    if folder and path.exists() and not path.is_dir():
+        return f"{flag} {path}: is a file; give a folder for the pages"
+    if not folder and path.is_dir():
+        return f"{flag} {path}: is a folder; give a file name, e.g. {path / 'class.csv'}"
+    if not parent.is_dir():
+        return f"{flag} {path}: the folder {parent} does not exist"
+    if not os.access(path if path.exists() else parent, os.W_OK):
+        return f"{flag} {path}: not writable here"
+    return None
+
+
+def grade_all(found, limits, jobs):
+    """Grade every file (Found, or a path), one sandbox per submission, `jobs` at a time; results in
+    input order, each with its student."""
+    found = [f if isinstance(f, Found) else Found(str(f)) for f in found]
+    args = [(f, limits) for f in found]
+    if jobs == 1 or len(found) == 1:
         yield from (_grade(a) for a in args)
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -62,42 +128,68 @@ def grade_all(paths, timeout, memory, jobs):
 
 def _grade(args):
     """grade_file, but a grader failure on one file becomes that file's error, not the batch's."""
-    try:
-        return grade_file(*args)
-    except Exception as e:  # noqa: BLE001
-        message = f"the grader could not grade this file: {type(e).__name__}: {e}"
-        return {"path": str(args[0]), "passed": False, "exercises": {}, "notes": [message], "error": message}
+    found, limits = args
+    if found.problem:
+        result = {"path": found.path, "passed": False, "exercises": {}, "notes": [found.problem],
+                  "error": found.problem}
+    else:
+        try:
+            result = grade_file(found.path, limits.timeout, limits.memory, limits.isolated, limits.file_timeout)
+        except Exception as e:  # noqa: BLE001
+            message = f"the grader could not grade this file: {type(e).__name__}: {e}"
+            result = {"path": found.path, "passed": False, "exercises": {}, "notes": [message], "error": message}
+    return {**result, "student": found.student}
 
 
 def print_table(result, out=sys.stdout):
     print(result["path"], file=out)
-    for name, ex in result["exercises"].items():
-        print(f"  {name:<{WIDTH}} {ex['status']:<9} {ex['message']}", file=out)
+    names = result["exercises"]
+    width = max([16] + [len(name) for name in names])
+    status_width = max([7] + [len(ex["status"]) for ex in names.values()])
+    for name, ex in names.items():
+        print(f"  {name:<{width}} {ex['status']:<{status_width}} {ex['message']}", file=out)
         if ex["status"] in ("fail", "error") and ex.get("note") and ex["note"] not in ex["message"]:
-            print(f"  {'':<{WIDTH}} {'':<9} why: {ex['note']}", file=out)
+            print(f"  {'':<{width}} {'':<{status_width}} why: {ex['note']}", file=out)
         if ex["status"] in ("fail", "error") and ex.get("hint"):
-            print(f"  {'':<{WIDTH}} {'':<9} hint: {ex['hint']}", file=out)
+            print(f"  {'':<{width}} {'':<{status_width}} hint: {ex['hint']}", file=out)
     for note in result["notes"]:
         print(f"  note: {note}", file=out)
-    found = len(result["exercises"])
-    passed = sum(ex["status"] == "pass" for ex in result["exercises"].values())
+    found = len(names)
+    passed = sum(ex["status"] == "pass" for ex in names.values())
     print(f"  => {passed}/{found} exercises pass" if found else "  => no exercise found", file=out)
+
+
+def print_totals(results, out=sys.stdout):
+    """Self-study: one learner's files, one overall line, then one line per file."""
+    graded = [r for r in results if r["exercises"]]
+    passed = sum(ex["status"] == "pass" for r in graded for ex in r["exercises"].values())
+    found = sum(len(r["exercises"]) for r in graded)
+    print(f"Overall: {passed}/{found} exercises pass across {len(graded)} of {len(results)} files", file=out)
+    width = max(len(Path(r["path"]).name) for r in results)
+    for r in results:
+        done = sum(ex["status"] == "pass" for ex in r["exercises"].values())
+        line = f"{done}/{len(r['exercises'])} pass" if r["exercises"] else "no exercise found"
+        print(f"  {Path(r['path']).name:<{width}}  {line}", file=out)
 
 
 def main(argv=None):
     options = parse_args(sys.argv[1:] if argv is None else argv)
     results = []
-    for i, result in enumerate(grade_all(options.paths, options.timeout, options.memory, options.jobs), 1):
+    total = len(options.found)
+    for i, result in enumerate(grade_all(options.found, options.limits, options.jobs), 1):
         results.append(result)
         if not options.json:
             print_table(result)
-        elif len(options.paths) > 1 and sys.stderr.isatty():
-            print(f"[{i}/{len(options.paths)}] {result['path']}", file=sys.stderr)
+        elif total > 1 and sys.stderr.isatty():
+            print(f"[{i}/{total}] {result['path']}", file=sys.stderr)
+    # every sandbox is gone: what follows is written from the verdicts alone
     book = class_results(results, options.table)
     if options.json:
         print(json.dumps([with_points(r, options.table) for r in results], indent=2, ensure_ascii=False))
-    elif len(book.rows) > 1 or any(row.is_student for row in book.rows):
+    elif options.is_class:
         print_scores(book, sys.stdout)
+    elif len(results) > 1:
+        print_totals(results)
     if options.csv:
         write_csv(book, options.csv)
     if options.feedback:

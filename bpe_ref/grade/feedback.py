@@ -11,7 +11,9 @@ is read from the file as text; it is never run to show it.
 import base64
 import datetime
 import html
+import os
 import re
+import tempfile
 from pathlib import Path
 
 from . import overview
@@ -232,18 +234,27 @@ def class_charts(book):
 
 
 def write_feedback(book, folder):
-    """Write every page and chart under `folder`; returns the paths written, class page first."""
+    """Write every page and chart under `folder`, each file atomically (written beside, then
+    renamed); returns the paths written, class page first."""
     folder = Path(folder)
     (folder / "students").mkdir(parents=True, exist_ok=True)
     links = page_names(book.rows)
     charts = class_charts(book)
     written = [folder / "index.html"]
-    written[0].write_text(class_page(book, links, charts), encoding="utf-8")
+    write_atomically(written[0], class_page(book, links, charts).encode("utf-8"))
     for name, png in charts.items():
-        (folder / name).write_bytes(png)
+        write_atomically(folder / name, png)
         written.append(folder / name)
     for row in book.rows:
         path = folder / "students" / links[row.name]
-        path.write_text(student_page(book, row), encoding="utf-8")
+        write_atomically(path, student_page(book, row).encode("utf-8"))
         written.append(path)
     return written
+
+
+def write_atomically(path, data):
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    with os.fdopen(handle, "wb") as f:
+        f.write(data)
+    os.chmod(temporary, 0o644)
+    os.replace(temporary, path)

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import wire
+from . import isolation, wire, work
 
 WORKER = Path(__file__).with_name("worker.py")
 MAX_REPLY = 50_000_000  # bytes of one reply line
@@ -38,11 +38,19 @@ def reply_from(outcome):
 
 
 class Sandbox:
-    """One learner submission, loaded in its own process."""
+    """One learner submission, loaded in its own process: behind bubblewrap's walls when
+    `isolated` (see isolation.py), else a plain child process. `file_timeout` caps the wall time
+    of the whole submission, however many cells hang and restarts it takes."""
 
-    def __init__(self, cells, cwd=None, timeout=10.0, memory_mb=2048):
+    def __init__(self, cells, cwd=None, timeout=10.0, memory_mb=2048, isolated=False, file_timeout=None,
+                 module="__main__"):
         self.cells, self.cwd, self.timeout, self.memory_mb = cells, cwd, timeout, memory_mb
+        self.isolated, self.module = isolated, module
+        self.file_timeout = file_timeout if file_timeout is not None else 20 * timeout
+        self.expires = None  # the wall-clock end of this submission's time, from the first start
+        self.expired = False
         self.process = None
+        self.host_pid = None  # the worker's pid as the grader sees it (for its CPU time)
         self.hanging = set()  # cells that never finished: skipped when the worker restarts
         self.cell_reports = {}
         self.defined = {}
@@ -51,15 +59,38 @@ class Sandbox:
     # --------------------------------------------------------------- process
 
     def _spawn(self):
-        env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-        env["MPLBACKEND"] = "Agg"
-        self.process = subprocess.Popen(
-            [sys.executable, "-I", str(WORKER), str(self.memory_mb)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            cwd=self.cwd, env=env, start_new_session=(os.name != "nt"),
-        )
+        if self.expires is None:
+            self.expires = time.monotonic() + self.file_timeout
+        if self.isolated:
+            self._spawn_isolated()
+        else:
+            env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+            env["MPLBACKEND"] = "Agg"
+            self.process = subprocess.Popen(
+                [sys.executable, "-I", str(WORKER), str(self.memory_mb)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                cwd=self.cwd, env=env, start_new_session=(os.name != "nt"),
+            )
+            self.host_pid = self.process.pid
         self.replies = queue.Queue()
         threading.Thread(target=self._read, args=(self.process, self.replies), daemon=True).start()
+
+    def _spawn_isolated(self):
+        """Start bwrap; its --info-fd names the sandbox's PID 1, whose child is the worker."""
+        info_read, info_write = os.pipe()
+        argv = isolation.worker_command(self.memory_mb)
+        argv[1:1] = ["--info-fd", str(info_write)]
+        try:
+            self.process = subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                pass_fds=(info_write,), env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
+                start_new_session=True,
+            )
+        finally:
+            os.close(info_write)
+        with os.fdopen(info_read, "rb") as info:
+            init = json.loads(info.read() or b"{}").get("child-pid")
+        self.host_pid = child_of(init) if init else None
 
     @staticmethod
     def _read(process, replies):
@@ -103,10 +134,25 @@ class Sandbox:
         self.process.stdin.flush()
 
     def _receive(self, deadline):
+        """The next reply, "timeout" at the deadline, or "expired" when the file's time is up."""
         try:
-            return self.replies.get(timeout=max(0.0, deadline - time.monotonic()))
+            return self.replies.get(timeout=max(0.0, min(deadline, self.expires) - time.monotonic()))
         except queue.Empty:
+            if time.monotonic() >= self.expires:
+                self.expired = True
+                return "expired"
             return "timeout"
+
+    def expired_reply(self):
+        self.kill()
+        self.load_failure = self.load_failure or (
+            f"the submission used up its {self.file_timeout:g} s (--file-timeout): "
+            "what was not graded by then counts as an error")
+        return Reply("timeout", info={"message": self.load_failure})
+
+    def cpu_seconds(self):
+        """CPU time the worker has used so far, read by the grader from /proc (None where unknown)."""
+        return cpu_seconds(self.host_pid)
 
     # --------------------------------------------------------------- loading
 
@@ -122,10 +168,14 @@ class Sandbox:
                 return False
 
     def _load(self):
-        self._send({"op": "load", "cells": self.cells, "skip": sorted(self.hanging), "seconds": self.timeout})
+        self._send({"op": "load", "cells": self.cells, "skip": sorted(self.hanging), "seconds": self.timeout,
+                    "module": self.module})
         current = None
         while True:
             message = self._receive(time.monotonic() + self.timeout + GRACE)
+            if message == "expired":
+                self.expired_reply()
+                return "crashed-on-load"
             if message == "timeout":
                 self.kill()
                 if current is None:
@@ -154,15 +204,19 @@ class Sandbox:
 
     def request(self, request, deadline):
         """Send one request; restart the worker first if an earlier call killed it."""
+        if self.expired:
+            return self.expired_reply()
         if self.process is None or self.process.poll() is not None:
             self.kill()
             if self.load_failure or not self.start():
                 return Reply("crashed", info={"message": self.load_failure})
-        seconds = deadline - time.monotonic()
+        seconds = min(deadline, self.expires) - time.monotonic()
         if seconds <= 0:
-            return Reply("timeout")
+            return self.expired_reply() if time.monotonic() >= self.expires else Reply("timeout")
         self._send({**request, "seconds": seconds})
         message = self._receive(deadline + GRACE)
+        if message == "expired":
+            return self.expired_reply()
         if message == "timeout":
             self.kill()
             return Reply("timeout")
@@ -183,14 +237,59 @@ class Sandbox:
         return self.request({"op": "get", "name": name}, deadline)
 
     def measure(self, name, text, vocab_size, deadline):
-        """(Reply, pair lookups) of the learner's trainer on a counting text (see work.py)."""
-        reply = self.request({"op": "measure", "name": name, "text": text, "vocab_size": vocab_size}, deadline)
-        return reply, reply.info.get("lookups")
+        """(Reply, pair lookups) of the learner's trainer on a text of costly ids (see work.py).
+
+        The lookups are estimated from the CPU time the grader sees the worker use, never from a
+        count kept inside the learner's process, which the learner's code could change."""
+        before = self.cpu_seconds()
+        reply = self.request({"op": "measure", "name": name, "text": text, "vocab_size": vocab_size,
+                              "heavy": True}, deadline)
+        after = self.cpu_seconds()
+        if before is None or after is None or after < before:
+            return reply, reply.info.get("lookups")  # no /proc here: the worker's own count
+        return reply, work.lookups_from_cpu(after - before)
 
     def by_hand(self, name, rule, deadline):
         """What the learner's function and its helpers use that the by-hand rule refuses."""
         reply = self.request({"op": "by_hand", "name": name, "rule": rule}, deadline)
         return reply.value if reply.kind == "ok" else []
+
+
+def child_of(pid, tries=200):
+    """The first child of `pid` (bwrap's PID 1 forks the worker right away), from /proc."""
+    for _ in range(tries):
+        for entry in os.scandir("/proc"):
+            if entry.name.isdigit() and parent_of(entry.name) == pid:
+                return int(entry.name)
+        time.sleep(0.005)
+    return None
+
+
+def parent_of(pid):
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return int(f.read().rsplit(b")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def cpu_seconds(pid):
+    """user + system CPU seconds of process `pid` (Linux /proc; microseconds where sched shows them)."""
+    if pid is None:
+        return None
+    try:
+        with open(f"/proc/{pid}/sched", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("se.sum_exec_runtime"):
+                    return float(line.split(":")[1]) / 1000.0
+    except (OSError, ValueError):
+        pass
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 class SandboxCaller:

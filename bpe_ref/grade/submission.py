@@ -14,14 +14,19 @@ from .source import UnreadableSubmission, names_in, read_submission
 QUIET_CELL_ERRORS = {"NotImplementedError", "NameError"}
 
 
-def grade_file(path, timeout=10.0, memory_mb=2048):
-    """A dict: {'path', 'passed', 'exercises': {name: {'status', 'message', ...}}, 'notes': [...]}."""
+def grade_file(path, timeout=10.0, memory_mb=2048, isolated=False, file_timeout=None):
+    """A dict: {'path', 'passed', 'exercises': {name: {'status', 'message', ...}}, 'notes': [...]}.
+
+    `isolated` runs the submission behind bubblewrap's walls (isolation.py); `file_timeout` caps
+    its whole wall time (default 20 x `timeout`)."""
     path = Path(path)
     try:
         cells, metadata = read_submission(path)
     except UnreadableSubmission as e:
         return summary(path, {}, [str(e)], error=str(e))
-    sandbox = Sandbox(cells, cwd=str(path.parent.resolve()), timeout=timeout, memory_mb=memory_mb)
+    module = "__main__" if path.suffix == ".ipynb" else "submission"  # a .py runs as on import
+    sandbox = Sandbox(cells, cwd=str(path.parent.resolve()), timeout=timeout, memory_mb=memory_mb,
+                      isolated=isolated, file_timeout=file_timeout, module=module)
     try:
         loaded = sandbox.start()
         results = grade_loaded(sandbox, cells, metadata, loaded, timeout)
@@ -115,7 +120,7 @@ NEVER_RAN = {
     "syntax": "syntax error in {where}, line {line}: {message}",
     "timeout": "{where} was still running at the time limit, so {name} was never defined",
     "crashed": "the process died in {where} (os._exit, a crash or the memory limit), so {name} was never defined",
-    "exit": "{where} called sys.exit() before {name} was defined",
+    "exit": "{where} called sys.exit() or os._exit() before {name} was defined",
     "error": "{where} raised {type} before {name} was defined: {message}",
     "reference": "{where} used the reference ({what}) before {name} was defined",
 }
@@ -147,7 +152,7 @@ def cell_notes(sandbox, cells):
         elif status == "crashed":
             notes.append(f"{where}: the process died here (os._exit, a crash or the memory limit)")
         elif status == "exit":
-            notes.append(f"{where}: called sys.exit(); the rest of the cell was skipped")
+            notes.append(f"{where}: called sys.exit() or os._exit(); the rest of the cell was skipped")
         elif status == "error" and report.get("type") not in QUIET_CELL_ERRORS \
                 and not cells[index].get("raises_on_purpose") and defines_graded_names(cells[index]):
             line = f": {report['line']}" if report.get("line") else ""

@@ -8,10 +8,18 @@ walks the whole list once per merge, only with fewer dictionary updates.
 So the trainer gets a text whose `encode()` yields byte ids that count their own hashing: every
 dict or set operation on a pair holding such an id counts. The naive loop's count on the same
 text is the yardstick. Standard library only: the sandbox worker loads this file by its path.
+
+In a class, a count kept inside the learner's process proves nothing: the learner's code could
+reset it. So there the ids are made costly to hash ("heavy"), and the grader reads the worker's
+CPU time from outside: lookups = CPU seconds / the cost of one heavy hash, measured here.
 """
 
+import functools
 import random
 import string
+import time
+
+HEAVY_ROUNDS = 120  # the extra work of one heavy hash: a few microseconds
 
 
 class CountedId(int):
@@ -24,21 +32,49 @@ class CountedId(int):
         return int.__hash__(self)
 
 
+class HeavyId(CountedId):
+    """A counted id whose hash also burns a fixed amount of CPU, which the grader can see."""
+
+    def __hash__(self):
+        CountedId.hashes += 1
+        burn = 0
+        for step in range(HEAVY_ROUNDS):
+            burn += step
+        return int.__hash__(self)
+
+
 COUNTED = [CountedId(b) for b in range(256)]
+HEAVY = [HeavyId(b) for b in range(256)]
 
 
 class CountedBytes(bytes):
     """UTF-8 bytes whose iteration yields CountedId: list(text.encode("utf-8")) counts."""
 
+    ids = COUNTED
+
     def __iter__(self):
-        return (COUNTED[b] for b in bytes.__iter__(self))
+        return (self.ids[b] for b in bytes.__iter__(self))
+
+    def __getitem__(self, index):
+        item = bytes.__getitem__(self, index)
+        return self.ids[item] if isinstance(index, int) else item
+
+
+class HeavyBytes(CountedBytes):
+    ids = HEAVY
 
 
 class CountedText(str):
     """A str whose encode() returns CountedBytes."""
 
+    bytes_type = CountedBytes
+
     def encode(self, encoding="utf-8", errors="strict"):
-        return CountedBytes(str(self).encode(encoding, errors))
+        return self.bytes_type(str(self).encode(encoding, errors))
+
+
+class HeavyText(CountedText):
+    bytes_type = HeavyBytes
 
 
 def sample_text(size=4000, letters=12, seed=11):
@@ -51,12 +87,32 @@ def sample_text(size=4000, letters=12, seed=11):
     return " ".join(words)[:size]
 
 
-def count_lookups(trainer, text, vocab_size):
+def count_lookups(trainer, text, vocab_size, heavy=False):
     """(what trainer(text, vocab_size) returned, how many times it looked up a pair of byte ids).
 
-    `trainer` gets the text as CountedText. The count depends only on the code and the text, not
-    on the machine or its load, so the learner's count and the naive loop's can be taken apart.
+    `trainer` gets the text as CountedText (HeavyText when `heavy`). The count depends only on the
+    code and the text, not on the machine or its load, so the learner's count and the naive
+    loop's can be taken apart.
     """
     CountedId.hashes = 0
-    result = trainer(CountedText(text), vocab_size)
+    result = trainer((HeavyText if heavy else CountedText)(text), vocab_size)
     return result, CountedId.hashes
+
+
+@functools.lru_cache(maxsize=1)
+def heavy_hash_seconds(samples=5, hashes=20_000):
+    """CPU seconds of one heavy hash on this machine (the least of a few runs: noise only adds)."""
+    ids = HEAVY[:64]
+    best = float("inf")
+    for _ in range(samples):
+        start = time.process_time()
+        for i in range(hashes):
+            hash(ids[i & 63])
+        best = min(best, time.process_time() - start)
+    return best / hashes
+
+
+def lookups_from_cpu(seconds):
+    """How many heavy hashes `seconds` of the worker's CPU time stand for (an upper bound: the
+    learner's other work counts too, but a heavy hash costs far more than a list step)."""
+    return int(seconds / heavy_hash_seconds())

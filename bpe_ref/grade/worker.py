@@ -1,7 +1,10 @@
 """The sandbox worker: runs ONE learner submission in its own process and answers calls.
 
-Started by bpe_ref.grade.sandbox as `python -I worker.py MEMORY_MB`. It imports nothing from
-bpe_ref: `bpe_ref`, `tiktoken` and `minbpe` are replaced by stand-ins whose functions, when
+Started by bpe_ref.grade.sandbox as `python -I worker.py MEMORY_MB [--site DIR] [--uid UID]`,
+inside bubblewrap's walls when isolation is on (see isolation.py: then its own files are a copy
+and bpe_ref is simply absent). Before any learner code runs it drops to UID (when started as root)
+and caps itself: one process (no fork, no thread), MEMORY_MB of address space, small files. It
+imports nothing from bpe_ref: `bpe_ref`, `tiktoken` and `minbpe` are replaced by stand-ins whose functions, when
 called, mark the call as a use of the reference. The course's `check(...)` calls become no-ops.
 It speaks one JSON object per line on private copies of stdin/stdout; the learner's prints are
 counted and dropped, never mixed into the protocol. Every call and every cell goes through
@@ -36,7 +39,8 @@ calling = _load_file(HERE / "calling.py", "_bpe_grade_calling")
 byhand = _load_file(HERE / "byhand.py", "_bpe_grade_byhand")
 work = _load_file(HERE / "work.py", "_bpe_grade_work")
 ReferenceUsed = calling.ReferenceUsed
-PATTERNS = {k: v for k, v in vars(_load_file(HERE.parent / "patterns.py", "_bpe_grade_patterns")).items() if k.isupper()}
+_PATTERNS_FILE = HERE / "patterns.py" if (HERE / "patterns.py").exists() else HERE.parent / "patterns.py"
+PATTERNS = {k: v for k, v in vars(_load_file(_PATTERNS_FILE, "_bpe_grade_patterns")).items() if k.isupper()}
 
 
 class Poison:
@@ -149,7 +153,8 @@ class Worker:
             report["what"] = str(outcome[status])
         return report
 
-    def load(self, cells, skip, seconds):
+    def load(self, cells, skip, seconds, module="__main__"):
+        self.ns["__name__"] = module  # a .py is loaded as on import: its __main__ block does not run
         for index, cell in enumerate(cells):
             if index in skip:
                 self.send({"cell": index, "status": "skipped"})
@@ -196,11 +201,15 @@ class Worker:
         fn, refusal = self.function(request["name"])
         if refusal:
             return refusal
+        # Heavy ids are measured by the grader's clock on this process: run without the profile
+        # hook, whose cost per call would be counted as work (the other calls watch for shortcuts).
+        watch = None if request.get("heavy") else calling.Watch()
+
         def trainer(text, vocab_size):
             return self.run(lambda: calling.invoke(lambda: fn(text, vocab_size), request.get("seconds"),
-                                                   self.label_of, fn, calling.Watch()))
+                                                   self.label_of, fn, watch))
 
-        outcome, lookups = work.count_lookups(trainer, request["text"], request["vocab_size"])
+        outcome, lookups = work.count_lookups(trainer, request["text"], request["vocab_size"], request.get("heavy"))
         return {**self.wired(outcome), "lookups": lookups}
 
     def by_hand(self, request):
@@ -235,7 +244,8 @@ class Worker:
             request = wire.json.loads(line)
             op = request["op"]
             if op == "load":
-                self.load(request["cells"], set(request.get("skip", [])), request.get("seconds"))
+                self.load(request["cells"], set(request.get("skip", [])), request.get("seconds"),
+                          request.get("module", "__main__"))
             elif op in handlers:
                 self.send(handlers[op](request))
             elif op == "quit":
@@ -243,19 +253,60 @@ class Worker:
 
 
 def limit_memory(megabytes):
+    """Cap the address space (the whole sandbox's memory, since it is one process)."""
+    set_limit("RLIMIT_AS", megabytes * 1024 * 1024)
+
+
+def set_limit(name, value):
     try:
         import resource
     except ImportError:  # not on this platform (Windows): the timeout still applies
         return
-    limit = megabytes * 1024 * 1024
     try:
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    except (ValueError, OSError):
+        resource.setrlimit(getattr(resource, name), (value, value))
+    except (ValueError, OSError, AttributeError):
         pass
 
 
+def become(uid):
+    """Drop root for a fresh unprivileged uid (and no groups): RLIMIT_NPROC binds only non-root."""
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    if os.getuid() != uid or os.geteuid() != uid:
+        raise SystemExit("the worker could not drop root")
+
+
+def lock_down(options):
+    """Everything learner code must not change, set before it runs: user, processes, files, memory."""
+    if options.get("uid") is not None:
+        become(options["uid"])
+    set_limit("RLIMIT_NPROC", 1)  # this process only: no fork, no thread (the worker needs none)
+    set_limit("RLIMIT_CORE", 0)
+    set_limit("RLIMIT_FSIZE", 64 * 1024 * 1024)
+    set_limit("RLIMIT_NOFILE", 64)
+    limit_memory(options["memory_mb"])
+
+
+def parse(argv):
+    """MEMORY_MB [--site DIR] [--uid UID] -> options."""
+    options = {"memory_mb": int(argv[0]) if argv else 2048, "site": None, "uid": None}
+    for flag, value in zip(argv[1::2], argv[2::2]):
+        options[flag.lstrip("-")] = int(value) if flag == "--uid" else value
+    return options
+
+
+def exit_now(status=0):
+    """os._exit for learner code: it ends the cell (as sys.exit does), not the worker, so what the
+    submission defined before it is still graded."""
+    raise SystemExit(status)
+
+
 def main():
-    memory_mb = int(sys.argv[1]) if len(sys.argv) > 1 else 2048
+    options = parse(sys.argv[1:])
+    os._exit = exit_now
+    if options["site"]:
+        sys.path.append(options["site"])  # the allowed packages (regex, nltk), read-only
     # Keep private copies of the protocol pipes, then point fds 0-2 at /dev/null so that
     # nothing the learner writes (even with os.write) can reach the protocol.
     proto_in = os.fdopen(os.dup(0), "r", encoding="utf-8")
@@ -268,7 +319,7 @@ def main():
     sys.stdin = open(os.devnull, encoding="utf-8")
     sys.meta_path.insert(0, FakeFinder())
     sys.setrecursionlimit(10_000)
-    limit_memory(memory_mb)
+    lock_down(options)
     worker.serve()
 
 

@@ -1,8 +1,7 @@
-"""HOSTILE: the file ends with a main guard that calls sys.exit(); everything it defines is right.
-(In the grader the file runs as __main__, so the guard fires after the definitions.)
+"""HOSTILE: the file ends with a bare sys.exit() after its definitions; everything it defines is right.
 
 expect: get_stats pass, decode pass
-shows: notes called sys.exit()
+shows: notes called sys.exit() or os._exit()
 """
 
 import sys
@@ -23,5 +22,4 @@ def main():
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+sys.exit(main())

@@ -1,8 +1,8 @@
-"""HOSTILE: os._exit(3) at import, after get_stats and decode are defined: the process dies while
-loading, so nothing can be graded; every exercise it defines should be reported as an error.
+"""HOSTILE: os._exit(3) at import, after get_stats and decode are defined: in the sandbox it ends
+the file (as sys.exit does), not the grader's worker, so what was defined before it is graded.
 
-expect: get_stats error, decode error
-shows: notes os._exit()
+expect: get_stats pass, decode pass
+shows: notes called sys.exit() or os._exit()
 """
 
 import os

@@ -1,8 +1,8 @@
-"""HOSTILE: merge kills its own process with os._exit(1); the grader restarts it and still grades
-get_stats and decode, which are right.
+"""HOSTILE: merge tries to kill its own process with os._exit(1); in the sandbox that ends the call
+as sys.exit() does, and get_stats and decode, which are right, are still graded.
 
 expect: get_stats pass, decode pass, merge error
-shows: merge the process ended during the call
+shows: merge called sys.exit()
 """
 
 import os

@@ -1,5 +1,5 @@
 """HOSTILE: merge closes every inherited file descriptor, then takes half a second to die with
-os._exit(3). The grader sees its pipe close before the process has exited, and must still
+posix._exit(3) (the real one, not the sandbox's os._exit). The grader sees its pipe close before the process has exited, and must still
 report the real exit code (3). get_stats is right.
 
 expect: get_stats pass, merge error
@@ -20,4 +20,5 @@ def get_stats(ids):
 def merge(ids, pair, idx):
     os.closerange(3, 256)
     time.sleep(0.5)
-    os._exit(3)
+    import posix
+    posix._exit(3)
