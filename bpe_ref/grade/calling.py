@@ -74,7 +74,8 @@ def _library_folders():
 
 def _reference_folders():
     """(folders of the reference code, the grader's own folder): calls into the first are noticed."""
-    places = [os.path.dirname(HERE) + os.sep]
+    parent = os.path.dirname(HERE)  # bpe_ref; in a sandbox the worker's files sit alone in /grader
+    places = [HERE + os.sep] if parent == os.sep else [parent + os.sep]
     spec = importlib.machinery.PathFinder.find_spec("tiktoken")
     if spec is not None and spec.origin:
         places.append(real_path(os.path.dirname(spec.origin)) + os.sep)
@@ -83,6 +84,13 @@ def _reference_folders():
 
 LIBRARY_FOLDERS = _library_folders()
 REFERENCE_FOLDERS, GRADER_FOLDER = _reference_folders()
+
+
+def add_library_folder(folder):
+    """Code under `folder` is not the learner's either (a sandbox's read-only packages)."""
+    global LIBRARY_FOLDERS
+    LIBRARY_FOLDERS = LIBRARY_FOLDERS + (real_path(folder) + os.sep,)
+    _outside.cache_clear()
 
 
 def is_learner_file(filename):

@@ -136,7 +136,7 @@ def sandbox_command(command, grader_dir, memory_mb):
         args += ["--unshare-user", "--cap-drop", "ALL"]  # as root, the worker drops to a uid of its own
     for folder in ("/usr/lib", "/usr/lib64", "/usr/lib32"):
         if os.path.isdir(folder):
-            args += ["--ro-bind", folder, folder]
+            args += open_folders(folder) + ["--ro-bind", folder, folder]
     for link in ("/lib", "/lib64", "/lib32"):
         if os.path.islink(link):
             args += ["--symlink", os.readlink(link), link]

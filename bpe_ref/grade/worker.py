@@ -307,6 +307,7 @@ def main():
     os._exit = exit_now
     if options["site"]:
         sys.path.append(options["site"])  # the allowed packages (regex, nltk), read-only
+        calling.add_library_folder(options["site"])
     # Keep private copies of the protocol pipes, then point fds 0-2 at /dev/null so that
     # nothing the learner writes (even with os.write) can reach the protocol.
     proto_in = os.fdopen(os.dup(0), "r", encoding="utf-8")

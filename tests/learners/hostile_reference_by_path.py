@@ -1,7 +1,10 @@
 """HOSTILE: merge loads the course's bpe_ref/naive.py by its file path (relative to this folder,
 where the grader runs the file) and calls its merge: status reference. get_stats is right.
+Graded without the sandbox (where a learner grades their own work without bubblewrap): behind its
+walls the file is simply absent (see tests/test_sandbox_attacks.py).
 
 expect: get_stats pass, merge reference
+options: isolated=0
 """
 
 import importlib.util

@@ -3,6 +3,7 @@ the merges back. One exercise made of two functions: `combine` runs the round tr
 judge sees what load_merges returned."""
 
 import os
+import secrets
 import tempfile
 
 from hypothesis import strategies as st
@@ -12,13 +13,20 @@ from .common import Bug, Mismatch, exercise, same_order, trained_merges
 
 
 def round_trip(call, args):
-    """save_merges(merges, path) into a scratch folder, then load_merges(path): its reply."""
-    with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "merges.txt")
+    """save_merges(merges, path) into a scratch file, then load_merges(path): its reply.
+
+    The file is straight in /tmp, which a sandbox has too (its own, private one), so the same
+    path works behind bubblewrap's walls and in a plain child process."""
+    folder = "/tmp" if os.path.isdir("/tmp") else tempfile.gettempdir()
+    path = os.path.join(folder, f"bpe-grade-{secrets.token_hex(8)}-merges.txt")
+    try:
         saved = call("save_merges", [args[0], path])
         if saved.kind != "ok":
             return saved
         return call("load_merges", [path])
+    finally:
+        if os.path.exists(path):
+            os.remove(path)
 
 
 def ids_from_zero(merges):

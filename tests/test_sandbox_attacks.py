@@ -1,0 +1,336 @@
+"""A class that may cheat: every kind of attack seen on the grader, each in two spellings or more,
+graded for real by bpe-grade behind bubblewrap's walls, beside two honest students.
+
+The honest rows must not change, the grader must finish and write its report, the course's files
+must be unchanged on disk, and no secret, solution or fetched page may appear in any output.
+Also: what a sandbox can see (its files, /proc, its descriptors, the network).
+
+Needs bubblewrap (Debian: apt-get install bubblewrap; .ci/run installs it as root). Without it
+these tests skip with a reason, except in CI (BPE_COURSE_CI=1), where a skip is a failure.
+"""
+
+import csv
+import hashlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from bpe_ref.grade import isolation
+
+ROOT = Path(__file__).resolve().parent.parent
+LEARNERS = Path(__file__).parent / "learners"
+SECRET = "hunter2-grader-secret"
+PAGE = "SECRET-PAGE-FROM-THE-NETWORK"
+AVAILABLE, WHY = isolation.status()
+
+if not AVAILABLE:
+    if os.environ.get("BPE_COURSE_CI"):
+        pytest.fail(f"the isolation tests cannot run in CI: {WHY}", pytrace=False)
+    pytestmark = pytest.mark.skip(reason=f"bubblewrap cannot run here: {WHY}")
+
+GOOD = (LEARNERS / "good_functions.py").read_text(encoding="utf-8") if (LEARNERS / "good_functions.py").exists() else None
+
+
+def honest_get_stats():
+    return '''
+def get_stats(ids):
+    counts = {}
+    for pair in zip(ids, ids[1:]):
+        counts[pair] = counts.get(pair, 0) + 1
+    return counts
+
+
+def merge(ids, pair, idx):
+    out, i = [], 0
+    while i < len(ids):
+        if i + 1 < len(ids) and (ids[i], ids[i + 1]) == pair:
+            out.append(idx)
+            i += 2
+        else:
+            out.append(ids[i])
+            i += 1
+    return out
+'''
+
+
+def buggy_merge():
+    return honest_get_stats().replace("i += 2", "i += 1")
+
+
+def leak(expression):
+    """A get_stats that raises with whatever `expression` finds, so that it would show in the report."""
+    return f'''
+def get_stats(ids):
+    import os, sys, glob, socket
+    raise ValueError("LEAK " + repr({expression}))
+'''
+
+
+def course_file(relative):
+    return str(ROOT / relative)
+
+
+def attackers(class_dir, port):
+    """{student: source of their ps.py}: each kind of attack, in several spellings."""
+    naive_py, csv_path = course_file("bpe_ref/naive.py"), str(class_dir / "class.csv")
+    bob = str(class_dir / "submissions" / "bob" / "ps.py")
+    return {
+        # credit without the work: the reference, read from disk or imported past the guard
+        "ref_exec_path": f'exec(open({naive_py!r}, encoding="utf-8").read())\n',
+        "ref_exec_glob": 'import glob\nfor f in glob.glob("/**/bpe_ref/naive.py", recursive=True):\n'
+                         '    exec(open(f).read())\n',
+        "ref_spec": f'import importlib.util\ns = importlib.util.spec_from_file_location("n", {naive_py!r})\n'
+                    'm = importlib.util.module_from_spec(s); s.loader.exec_module(m)\nget_stats, merge = m.get_stats, m.merge\n',
+        "guard_removed": 'import sys\nsys.meta_path[:] = [f for f in sys.meta_path if "Fake" not in type(f).__name__]\n'
+                         'sys.setprofile(None)\nfrom bpe_ref.naive import get_stats, merge\n',
+        "guard_removed_2": 'import sys, importlib\ndel sys.meta_path[0]\nfor k in list(sys.modules):\n'
+                           '    if k.startswith(("bpe_ref", "tiktoken")): del sys.modules[k]\n'
+                           'get_stats = importlib.import_module("bpe_ref.naive").get_stats\n',
+        "tiktoken_past_guard": 'import sys\nsys.meta_path.pop(0)\nimport tiktoken\n'
+                               'def get_stats(ids):\n    return dict(tiktoken.get_encoding("gpt2")._mergeable_ranks)\n',
+        # classmates: read, exec or rewrite another student's file
+        "reads_bob": f'exec(open({bob!r}).read())\n',
+        "reads_bob_relative": 'exec(open("../bob/ps.py").read())\n',
+        "rewrites_bob": f'try:\n    open({bob!r}, "w").write("def get_stats(ids):\\n    return 0\\n")\n'
+                        'except OSError:\n    pass\n' + buggy_merge(),
+        "rewrites_bob_2": 'import os\nfor root, _, files in os.walk("/"):\n'
+                          '    if "bob" in root and "ps.py" in files:\n'
+                          '        open(os.path.join(root, "ps.py"), "w").write("")\n' + buggy_merge(),
+        # the grader itself: signals, stray processes, forged output, its own code on disk
+        "kills_parent": 'import os, signal\nfor pid in (os.getppid(), 1, -1):\n    try:\n'
+                        '        os.kill(pid, signal.SIGKILL)\n    except OSError:\n        pass\n' + buggy_merge(),
+        "stops_everyone": 'import os, signal\nfor p in os.listdir("/proc"):\n    if p.isdigit() and int(p) != os.getpid():\n'
+                          '        for s in (signal.SIGSTOP, signal.SIGKILL):\n'
+                          '            try: os.kill(int(p), s)\n            except OSError: pass\n' + buggy_merge(),
+        "double_fork": f'import os\ntry:\n    if os.fork() == 0:\n        os.setsid()\n        if os.fork() == 0:\n'
+                       f'            import time; time.sleep(3); open({csv_path!r}, "w").write("forged")\n'
+                       'except OSError:\n    pass\n' + buggy_merge(),
+        "spawns_shell": f'import subprocess\ntry:\n    subprocess.Popen(["sh", "-c", "sleep 3; echo forged > {csv_path}"], '
+                        'start_new_session=True)\nexcept OSError:\n    pass\n' + buggy_merge(),
+        "forges_output": 'import os\nfor p in os.listdir("/proc"):\n    for fd in ("1", "2"):\n'
+                         '        try:\n            with open(f"/proc/{p}/fd/{fd}", "w") as f:\n'
+                         '                f.write("FORGED  get_stats pass\\n")\n        except OSError:\n            pass\n'
+                         + buggy_merge(),
+        "patches_grader": f'for name in ("cli.py", "submission.py", "engine.py"):\n    try:\n'
+                          f'        open({course_file("bpe_ref/grade")!r} + "/" + name, "a").write("\\nraise SystemExit(0)\\n")\n'
+                          '    except OSError:\n        pass\n' + buggy_merge(),
+        # leaks: the grader's environment, the solutions, the network
+        "leaks_env": leak("dict(os.environ)"),
+        "leaks_env_proc": leak('open(f"/proc/{os.getppid()}/environ").read()'),
+        "leaks_solution": leak(f'open({course_file("solutions/04_naive_bpe.ipynb")!r}).read()'),
+        "leaks_network": leak(f'socket.create_connection(("127.0.0.1", {port}), timeout=2).recv(100)'),
+        # cost: endless work, memory, processes
+        "fork_bomb": 'import os\ntry:\n    while True:\n        os.fork()\nexcept OSError:\n    pass\n' + buggy_merge(),
+        "memory_hog": 'def get_stats(ids):\n    hog = bytearray(3 * 1024 ** 3)\n    return {}\n',
+        "ignores_alarm": 'import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\n'
+                         'def get_stats(ids):\n    signal.signal(signal.SIGALRM, signal.SIG_IGN)\n    while True:\n        pass\n',
+    }
+
+
+class Server(threading.Thread):
+    """A page on the loopback that no sandbox may fetch."""
+
+    def __init__(self):
+        super().__init__(daemon=True)
+        self.socket = socket.socket()
+        self.socket.bind(("127.0.0.1", 0))
+        self.socket.listen(50)
+        self.port = self.socket.getsockname()[1]
+        self.served = 0
+
+    def run(self):
+        while True:
+            try:
+                conn, _ = self.socket.accept()
+            except OSError:
+                return
+            self.served += 1
+            conn.sendall(PAGE.encode())
+            conn.close()
+
+
+def digest(folder):
+    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(Path(folder).rglob("*.py"))}
+
+
+@pytest.fixture(scope="module")
+def graded_class(tmp_path_factory):
+    """The class, graded once by bpe-grade: (run, rows of the CSV, the folder, the server, course digests)."""
+    folder = tmp_path_factory.mktemp("class")
+    server = Server()
+    server.start()
+    students = {"alice": honest_get_stats(), "bob": honest_get_stats(), **attackers(folder, server.port)}
+    for name, source in students.items():
+        (folder / "submissions" / name).mkdir(parents=True)
+        (folder / "submissions" / name / "ps.py").write_text(source, encoding="utf-8")
+    # a link to a classmate's file, and a nested submissions/ folder
+    (folder / "submissions" / "linker").mkdir()
+    (folder / "submissions" / "linker" / "ps.py").symlink_to("../bob/ps.py")
+    (folder / "submissions" / "dave" / "submissions" / "zed").mkdir(parents=True)
+    (folder / "submissions" / "dave" / "ps.py").write_text(buggy_merge(), encoding="utf-8")
+    (folder / "submissions" / "dave" / "submissions" / "zed" / "ps.py").write_text(honest_get_stats(), encoding="utf-8")
+    before = {**digest(ROOT / "bpe_ref"), **digest(folder / "submissions" / "bob")}
+    env = {**os.environ, "BPE_SECRET_TOKEN": SECRET}
+    script = Path(sys.executable).with_name("bpe-grade")
+    start = time.monotonic()
+    run = subprocess.run([str(script), "submissions", "--csv", "class.csv", "--json", "--feedback", "pages",
+                          "--timeout", "3", "--file-timeout", "12", "--jobs", "2", "--memory", "1024"],
+                         cwd=folder, env=env, capture_output=True, text=True, timeout=600)
+    wall = time.monotonic() - start
+    time.sleep(4)  # longer than any stray process's delay: a late write would show now
+    with open(folder / "class.csv", encoding="utf-8", newline="") as f:
+        rows = {row["student"]: row for row in csv.DictReader(f)}
+    yield {"run": run, "rows": rows, "folder": folder, "server": server, "before": before, "wall": wall}
+    server.socket.close()
+
+
+def test_the_grader_finishes_and_writes_everything(graded_class):
+    run, folder = graded_class["run"], graded_class["folder"]
+    assert run.returncode in (0, 1), run.stderr[-2000:]
+    assert json.loads(run.stdout)  # whole, parseable JSON: nothing forged into it
+    assert (folder / "pages" / "index.html").exists()
+    assert graded_class["wall"] < 300
+
+
+def test_honest_rows_are_right_and_unchanged(graded_class):
+    rows = graded_class["rows"]
+    for name in ("alice", "bob"):
+        assert (rows[name]["get_stats"], rows[name]["merge"]) == ("pass", "pass"), rows[name]
+        assert rows[name]["score"] == rows[name]["maximum"]
+    assert graded_class["before"] == {**digest(ROOT / "bpe_ref"), **digest(graded_class["folder"] / "submissions" / "bob")}
+
+
+@pytest.mark.parametrize("name", ["ref_exec_path", "ref_exec_glob", "ref_spec", "guard_removed", "guard_removed_2",
+                                  "tiktoken_past_guard", "reads_bob", "reads_bob_relative"])
+def test_no_credit_without_the_work(graded_class, name):
+    row = graded_class["rows"][name]
+    assert row["get_stats"] != "pass" and row["score"] == "0", row
+
+
+@pytest.mark.parametrize("name", ["rewrites_bob", "rewrites_bob_2", "kills_parent", "stops_everyone", "double_fork",
+                                  "spawns_shell", "forges_output", "patches_grader", "fork_bomb"])
+def test_attacks_on_others_change_only_the_attackers_row(graded_class, name):
+    row = graded_class["rows"][name]
+    assert (row["get_stats"], row["merge"]) == ("pass", "fail"), row  # graded as written: its own bug only
+
+
+def test_no_stray_process_outlives_the_run(graded_class):
+    text = (graded_class["folder"] / "class.csv").read_text(encoding="utf-8")
+    assert "forged" not in text and text.startswith("student,")
+    leftover = subprocess.run(["pgrep", "-f", "bpe-grade-worker|/grader/worker.py"], capture_output=True, text=True)
+    assert leftover.stdout.strip() == "", leftover.stdout
+
+
+def test_a_link_and_a_nested_folder_are_not_other_students(graded_class):
+    rows = graded_class["rows"]
+    assert "zed" not in rows and rows["dave"]["merge"] in ("pass", "fail")
+    assert "symbolic link" in rows["linker"]["notes"] and rows["linker"]["score"] == "0"
+
+
+def test_nothing_secret_in_any_output(graded_class):
+    folder, run = graded_class["folder"], graded_class["run"]
+    outputs = [run.stdout, run.stderr, (folder / "class.csv").read_text(encoding="utf-8")]
+    outputs += [p.read_text(encoding="utf-8", errors="replace") for p in (folder / "pages").rglob("*.html")]
+    for text in outputs:
+        assert SECRET not in text and PAGE not in text and "FORGED" not in text
+        assert "BEGIN SOLUTION" not in text and '"nbgrader"' not in text  # nothing of a solution notebook
+    assert graded_class["server"].served == 0
+    for name in ("leaks_env", "leaks_env_proc", "leaks_solution", "leaks_network"):
+        assert graded_class["rows"][name]["get_stats"] == "error"
+
+
+def test_runaway_code_is_capped(graded_class):
+    rows = graded_class["rows"]
+    assert rows["memory_hog"]["get_stats"] in ("error", "fail")
+    assert rows["ignores_alarm"]["get_stats"] in ("timeout", "error")
+
+
+# ---------------------------------------------------------------------------- what a sandbox sees
+
+PROBE = r'''
+import json, os, socket, sys
+uid = int(sys.argv[1])
+sys.path.append("/sandbox/site")
+if uid:
+    os.setgroups([]); os.setresgid(uid, uid, uid); os.setresuid(uid, uid, uid)
+import resource
+resource.setrlimit(resource.RLIMIT_NPROC, (1, 1))
+seen = {"root": sorted(os.listdir("/")), "fds": sorted(os.listdir("/proc/self/fd")),
+        "pids": sorted(p for p in os.listdir("/proc") if p.isdigit()), "uid": os.getuid(),
+        "env": sorted(os.environ)}
+readable = []
+for path in sys.argv[2:]:
+    try:
+        with open(path, "rb") as f:
+            f.read(1)
+        readable.append(path)
+    except OSError:
+        pass
+seen["readable"] = readable
+try:
+    socket.create_connection(("127.0.0.1", int(os.environ.get("PORT", "9"))), timeout=1)
+    seen["network"] = "open"
+except OSError as e:
+    seen["network"] = type(e).__name__
+try:
+    os.fork()
+    seen["fork"] = "allowed"
+except OSError:
+    seen["fork"] = "refused"
+try:
+    import regex
+    seen["regex"] = "yes"
+except ImportError:
+    seen["regex"] = "no"
+for name in ("bpe_ref", "tiktoken", "nbformat", "numpy"):
+    try:
+        __import__(name)
+        seen[name] = "yes"
+    except ImportError:
+        seen[name] = "no"
+print(json.dumps(seen))
+'''
+
+
+def test_what_a_sandbox_can_see(tmp_path):
+    server = Server()
+    server.start()
+    secret = tmp_path / "instructor.txt"
+    secret.write_text("x", encoding="utf-8")
+    tries = [str(secret), course_file("bpe_ref/naive.py"), course_file("solutions/04_naive_bpe.ipynb"),
+             "/etc/passwd", "/etc/shadow", sys.executable, str(Path.home() / ".bashrc"),
+             str(Path(isolation.__file__).parent / "engine.py"), "/grader/worker.py", "/grader/calling.py"]
+    uid = str(isolation.fresh_uid()) if os.geteuid() == 0 else "0"
+    command = isolation.sandbox_command([isolation.interpreter(), "-I", "-c", PROBE, uid, *tries],
+                                        isolation.worker_dir(), 512)
+    command[command.index("--clearenv") + 1:command.index("--clearenv") + 1] = ["--setenv", "PORT", str(server.port)]
+    out = subprocess.run(command, capture_output=True, text=True, timeout=60, env={"PATH": os.environ["PATH"],
+                                                                                "BPE_SECRET_TOKEN": SECRET})
+    assert out.returncode == 0, out.stderr
+    seen = json.loads(out.stdout)
+    server.socket.close()
+    assert seen["readable"] == ["/grader/worker.py", "/grader/calling.py"]  # the worker's copy, nothing else
+    assert set(seen["root"]) <= {"dev", "grader", "lib", "lib32", "lib64", "proc", "sandbox", "tmp", "usr", "root",
+                                 "opt", "home", "nix", "Users"} and "etc" not in seen["root"]
+    assert seen["fds"] == ["0", "1", "2", "3"]  # stdio and the one listing itself: no descriptor of the grader's
+    assert seen["pids"] == ["1", "2"] and seen["network"] != "open" and server.served == 0
+    assert seen["fork"] == "refused" and seen["regex"] == "yes"
+    assert seen["bpe_ref"] == seen["tiktoken"] == seen["nbformat"] == seen["numpy"] == "no"
+    assert "BPE_SECRET_TOKEN" not in seen["env"] and set(seen["env"]) <= {"PATH", "HOME", "TMPDIR", "LANG",
+                                                                         "MPLBACKEND", "PORT", "LC_CTYPE", "PWD"}
+    if os.geteuid() == 0:
+        assert seen["uid"] == int(uid)
+
+
+def test_a_sandbox_costs_little_to_start():
+    """Not timed as a pass/fail (the machine is noisy): it must start and answer at all."""
+    command = isolation.sandbox_command([isolation.interpreter(), "-I", "-c", "print('up')"], isolation.worker_dir(), 256)
+    assert subprocess.run(command, capture_output=True, text=True, timeout=60).stdout == "up\n"
