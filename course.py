@@ -61,6 +61,15 @@ def setup(extra=None):
         STAMP.write_text(json.dumps({"pyproject": project, "extras": sorted(extras)}), encoding="utf-8")
     if run([venv_python(), "-m", "bpe_ref.lab", "--configure"]) != 0:
         sys.exit("could not write the course's JupyterLab settings into .venv")
+    say_isolation()
+
+
+def say_isolation():
+    """One line: can bpe-grade run each submission in a sandbox here (needed to grade a class)?"""
+    probe = "from bpe_ref.grade import isolation; ok, why = isolation.status(); print(('yes: ' if ok else 'no: ') + why)"
+    out = subprocess.run([str(venv_python()), "-c", probe], cwd=ROOT, capture_output=True, text=True)
+    answer = out.stdout.strip() or "no: could not tell"
+    print(f"grading in a sandbox (bubblewrap), needed to grade a class: {answer}", flush=True)
 
 
 def course_env():

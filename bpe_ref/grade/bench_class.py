@@ -198,6 +198,8 @@ def main(argv=None):
     parser.add_argument("--serial-sample", type=int, default=10, metavar="K",
                         help="also grade K students with --jobs 1 and --jobs N for the speedup (0: skip)")
     parser.add_argument("--keep", metavar="DIR", help="build the class in DIR and keep it")
+    parser.add_argument("--isolation", choices=("both", "isolated", "not isolated"), default="both",
+                        help="grade the class in bubblewrap's sandbox, without it, or both in one run (default)")
     options = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="bpe-class-") as scratch:
         folder = Path(options.keep or scratch)
@@ -207,15 +209,39 @@ def main(argv=None):
               f"({', '.join(WORKBOOKS)}); {options.jobs} jobs on {cores()} cores")
         if options.serial_sample:
             speedup(folder, options)
-        result = grade_class(folder, options.jobs, ["--csv", "class.csv", "--feedback", "feedback"])
-        good, rows = as_planned(folder, plans)
-        print(f"whole class, --csv and --feedback: {result['wall']:.1f} s wall, {result['cpu']:.1f} s CPU "
-              f"({result['cpu'] / result['wall']:.2f} cores busy on average), "
-              f"{len(plans) / result['wall']:.2f} files/s")
-        print(f"peak memory of the process tree: {result['pss']:.0f} MB PSS ({result['rss']:.0f} MB summed RSS) "
-              f"over at most {result['processes']} processes; the largest single process: {result['largest']:.0f} MB")
-        print(f"CSV rows: {rows} (one per student); files graded as planned: {good}/{len(plans)}")
+        walls = {}
+        for mode in (("isolated", "not isolated") if options.isolation == "both" else (options.isolation,)):
+            extra = ["--csv", "class.csv", "--feedback", "feedback"] + (["--no-isolation"] if mode == "not isolated" else [])
+            result = walls[mode] = grade_class(folder, options.jobs, extra)
+            good, rows = as_planned(folder, plans)
+            print(f"whole class, {mode}, --csv and --feedback: {result['wall']:.1f} s wall, {result['cpu']:.1f} s CPU "
+                  f"({result['cpu'] / result['wall']:.2f} cores busy on average), "
+                  f"{len(plans) / result['wall']:.2f} files/s")
+            print(f"  peak memory of the process tree: {result['pss']:.0f} MB PSS ({result['rss']:.0f} MB summed RSS) "
+                  f"over at most {result['processes']} processes; the largest single process: {result['largest']:.0f} MB")
+            print(f"  CSV rows: {rows} (one per student); files graded as planned: {good}/{len(plans)}")
+        if len(walls) == 2:
+            print(f"isolation costs {walls['isolated']['wall'] / walls['not isolated']['wall']:.2f}x the wall time "
+                  f"(goal: at most 1.5x)")
+            print(start_cost())
     return 0
+
+
+def start_cost(starts=20):
+    """The cost of starting one submission's worker, behind bubblewrap's walls and without: one line."""
+    from .sandbox import Sandbox
+
+    cells = [{"name": "a.py", "source": "def get_stats(ids):\n    return {}\n", "raises_on_purpose": False, "given": []}]
+    took = {}
+    for isolated in (True, False):
+        start = time.perf_counter()
+        for _ in range(starts):
+            sandbox = Sandbox(cells, cwd=tempfile.gettempdir(), isolated=isolated)
+            sandbox.start()
+            sandbox.close()
+        took[isolated] = (time.perf_counter() - start) / starts
+    return (f"starting one submission's worker and loading it: {took[True] * 1000:.0f} ms in a sandbox, "
+            f"{took[False] * 1000:.0f} ms without (+{(took[True] - took[False]) * 1000:.0f} ms a file)")
 
 
 def speedup(folder, options):

@@ -86,6 +86,7 @@ def worker_dir():
     return str(folder)
 
 
+@functools.lru_cache(maxsize=4)
 def allowed_modules(names=ALLOWED_PACKAGES):
     """{top-level module: its file or folder} for the allowed packages that are installed, and
     the packages they require (nltk needs click, joblib, tqdm, regex)."""
