@@ -334,3 +334,100 @@ def test_a_sandbox_costs_little_to_start():
     """Not timed as a pass/fail (the machine is noisy): it must start and answer at all."""
     command = isolation.sandbox_command([isolation.interpreter(), "-I", "-c", "print('up')"], isolation.worker_dir(), 256)
     assert subprocess.run(command, capture_output=True, text=True, timeout=60).stdout == "up\n"
+
+
+# ---------------------------------------------------------------------------- cost and instructor input
+
+SLEEPY = '''import signal, time
+def get_stats(ids):
+    signal.signal(signal.SIGALRM, signal.SIG_IGN)
+    while True:
+        pass
+
+
+def merge(ids, pair, idx):
+    signal.signal(signal.SIGALRM, signal.SIG_IGN)
+    while True:
+        pass
+'''
+
+
+def notebook(*sources):
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(source) for source in sources]
+    return nbformat.writes(nb)
+
+
+def test_a_file_has_one_clock_however_its_cells_and_calls_hang(tmp_path, bpe_grade):
+    """Cells that sleep just under the limit and calls that ignore SIGALRM: each timeout restarts
+    the worker and reloads every cell, so without a cap per file one submission could take hours."""
+    (tmp_path / "slow.ipynb").write_text(notebook(*["import time\ntime.sleep(0.8)"] * 4, SLEEPY), encoding="utf-8")
+    start = time.monotonic()
+    run = bpe_grade("slow.ipynb", "--json", "--timeout", "1", "--file-timeout", "6", cwd=tmp_path)
+    took = time.monotonic() - start
+    verdicts = json.loads(run.stdout)[0]["exercises"]
+    assert {v["status"] for v in verdicts.values()} <= {"timeout", "error"}, verdicts
+    assert any("--file-timeout" in v["message"] for v in verdicts.values()), verdicts
+    assert took < 60  # 6 s of grading, whatever the machine's load; hours without the cap
+
+
+@pytest.mark.parametrize("memory, status", [(200, "error"), (2048, "pass")])
+def test_memory_limits_the_whole_sandbox(tmp_path, bpe_grade, memory, status):
+    (tmp_path / "big.py").write_text('HOG = bytearray(400 * 1024 * 1024)\n\n\ndef get_stats(ids):\n'
+                                     '    counts = {}\n    for pair in zip(ids, ids[1:]):\n'
+                                     '        counts[pair] = counts.get(pair, 0) + 1\n    return counts\n',
+                                     encoding="utf-8")
+    run = bpe_grade("big.py", "--json", "--memory", str(memory), "--timeout", "20", cwd=tmp_path)
+    assert json.loads(run.stdout)[0]["exercises"]["get_stats"]["status"] == status, run.stdout[-500:]
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--timeout", "0"], "--timeout must be more than 0"),
+    (["--timeout", "-5"], "--timeout must be more than 0"),
+    (["--memory", "10"], "--memory must be at least 128 MB"),
+    (["--jobs", "0"], "--jobs must be 1 or more"),
+    (["--file-timeout", "1", "--timeout", "5"], "--file-timeout must be at least --timeout"),
+    (["--csv", "nowhere/class.csv"], "the folder nowhere does not exist"),
+    (["--csv", "."], "is a folder"),
+    (["--feedback", "a.py"], "is a file"),
+])
+def test_instructor_input_is_checked_before_grading(tmp_path, bpe_grade, args, says):
+    (tmp_path / "a.py").write_text("def get_stats(ids):\n    return {}\n", encoding="utf-8")
+    run = bpe_grade("a.py", *args, cwd=tmp_path)
+    assert run.returncode == 2 and says in run.stderr and "Traceback" not in run.stderr, run.stderr
+    assert run.stdout == ""  # nothing was graded
+
+
+def test_a_file_that_cannot_be_read_is_an_error_with_its_reason(tmp_path, bpe_grade):
+    for name, text in {"ann/04_naive_bpe.ipynb": "{not json", "ann/a.py": honest_get_stats(),
+                       "ben/04_naive_bpe.ipynb": notebook(honest_get_stats())}.items():
+        (tmp_path / "submissions" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "submissions" / name).write_text(text, encoding="utf-8")
+    run = bpe_grade("submissions", "--csv", "class.csv", cwd=tmp_path)
+    with open(tmp_path / "class.csv", encoding="utf-8", newline="") as f:
+        rows = {row["student"]: row for row in csv.DictReader(f)}
+    assert run.returncode == 1, run.stderr
+    assert rows["ann"]["get_stats"] == "pass" and rows["ann"]["train"] == "error"  # handed in, not "missing"
+    assert "04_naive_bpe.ipynb" in rows["ann"]["notes"] and "notebook" in rows["ann"]["notes"]
+    assert rows["ben"]["train"] == "missing"
+
+
+def test_without_bubblewrap_a_class_is_refused_and_ones_own_work_is_graded(tmp_path):
+    """PATH without bwrap: a class gets one line saying why and how; a learner's file is graded with a note."""
+    (tmp_path / "submissions" / "ann").mkdir(parents=True)
+    (tmp_path / "submissions" / "ann" / "a.py").write_text(honest_get_stats(), encoding="utf-8")
+    script = Path(sys.executable).with_name("bpe-grade")
+    env = {**os.environ, "PATH": str(Path(sys.executable).parent)}
+
+    def bpe_grade(*args):
+        return subprocess.run([str(script), *args], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+
+    refused = bpe_grade("submissions")
+    assert refused.returncode == 2 and "needs a sandbox" in refused.stderr and "--no-isolation" in refused.stderr
+    assert "not installed" in refused.stderr and "apt-get install bubblewrap" in refused.stderr
+    assert bpe_grade("submissions", "--no-isolation").returncode == 0
+    own = bpe_grade("submissions/ann/a.py")
+    assert own.returncode == 0 and "not isolated" in own.stderr
+    assert bpe_grade("submissions/ann/a.py", "--csv", "c.csv").returncode == 2  # --csv makes it a class

@@ -191,6 +191,9 @@ def class_results(results, table):
             rows[key] = Row(name=key[1], is_student=student is not None)
         rows[key].add(result)
     graded = {name for result in results for name in result["exercises"]}
+    for result in results:  # a file handed in but not gradable still counts for its workbook
+        if result.get("error") and not result["exercises"]:
+            graded.update(exercises.workbook_exercises(Path(result["path"]).stem))
     columns = [name for name in GRADED if name in graded]
     for row in rows.values():
         for name in columns:

@@ -61,6 +61,8 @@ def terminal_result(name, reply, timeout):
     status, template = TERMINAL[reply.kind]
     what = reply.info.get("reference", "")
     message = template.format(what=what, timeout=timeout, message=reply.info.get("message") or "the process died")
+    if reply.kind == "timeout" and reply.info.get("message"):  # the whole file's time ran out
+        message = reply.info["message"]
     return Result(name, status, message)
 
 

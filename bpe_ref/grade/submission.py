@@ -123,6 +123,7 @@ NEVER_RAN = {
     "exit": "{where} called sys.exit() or os._exit() before {name} was defined",
     "error": "{where} raised {type} before {name} was defined: {message}",
     "reference": "{where} used the reference ({what}) before {name} was defined",
+    "memory": "{where} ran out of memory (the --memory limit) before {name} was defined",
 }
 
 
@@ -153,6 +154,8 @@ def cell_notes(sandbox, cells):
             notes.append(f"{where}: the process died here (os._exit, a crash or the memory limit)")
         elif status == "exit":
             notes.append(f"{where}: called sys.exit() or os._exit(); the rest of the cell was skipped")
+        elif status == "memory":
+            notes.append(f"{where}: ran out of memory (the --memory limit); the rest of the cell was skipped")
         elif status == "error" and report.get("type") not in QUIET_CELL_ERRORS \
                 and not cells[index].get("raises_on_purpose") and defines_graded_names(cells[index]):
             line = f": {report['line']}" if report.get("line") else ""
