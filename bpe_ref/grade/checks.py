@@ -48,7 +48,7 @@ class DirectCaller:
             return calling.invoke(lambda: self.fn(counted_text, size), self.seconds(), fn=self.fn,
                                   watch=calling.Watch())
 
-        outcome, lookups = work.count_lookups(run, text, vocab_size)
+        outcome, lookups = work.count_lookups(run, text, vocab_size, namespace=getattr(self.fn, "__globals__", None))
         return reply_from(outcome), lookups
 
 

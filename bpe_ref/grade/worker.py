@@ -209,7 +209,8 @@ class Worker:
             return self.run(lambda: calling.invoke(lambda: fn(text, vocab_size), request.get("seconds"),
                                                    self.label_of, fn, watch))
 
-        outcome, lookups = work.count_lookups(trainer, request["text"], request["vocab_size"], request.get("heavy"))
+        outcome, lookups = work.count_lookups(trainer, request["text"], request["vocab_size"], request.get("heavy"),
+                                              getattr(fn, "__globals__", None))
         return {**self.wired(outcome), "lookups": lookups}
 
     def by_hand(self, request):
