@@ -431,3 +431,40 @@ def test_without_bubblewrap_a_class_is_refused_and_ones_own_work_is_graded(tmp_p
     own = bpe_grade("submissions/ann/a.py")
     assert own.returncode == 0 and "not isolated" in own.stderr
     assert bpe_grade("submissions/ann/a.py", "--csv", "c.csv").returncode == 2  # --csv makes it a class
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not Path("/usr/bin/python3").exists(),
+                    reason="needs root (to become nobody) and Debian's /usr/bin/python3")
+def test_the_walls_hold_for_an_ordinary_user_too():
+    """Run as `nobody` with the system Python, isolation.py builds the other kind of sandbox (a user
+    namespace of its own): the same view, and the system's own packages hidden."""
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="bpe-nobody-", dir="/tmp"))  # pytest's tmp_path is root's alone
+    script = folder / "probe.py"
+    script.write_text(f'''
+import importlib.util, json, subprocess
+spec = importlib.util.spec_from_file_location("iso", {str(Path(isolation.__file__))!r})
+iso = importlib.util.module_from_spec(spec); spec.loader.exec_module(iso)
+ok, why = iso.status()
+probe = "import json, os, sys; sys.path.append('/sandbox/site'); found = []\\n"
+probe += "for n in ('bpe_ref', 'tiktoken', 'numpy', 'apt', 'regex'):\\n"
+probe += "    try:\\n        __import__(n); found.append(n)\\n    except ImportError:\\n        pass\\n"
+probe += "print(json.dumps({{'uid': os.getuid(), 'root': sorted(os.listdir('/')), 'found': found}}))"
+out = subprocess.run(iso.sandbox_command([iso.interpreter(), "-I", "-c", probe], iso.worker_dir(), 256),
+                     capture_output=True, text=True, timeout=60)
+print(json.dumps({{"ok": ok, "why": why, "out": out.stdout, "err": out.stderr[-500:]}}))
+''', encoding="utf-8")
+    script.chmod(0o644)
+    folder.chmod(0o755)
+    try:
+        run = subprocess.run(["runuser", "-u", "nobody", "--", "/usr/bin/python3", str(script)], cwd="/tmp",
+                             capture_output=True, text=True, timeout=120)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    report = json.loads(run.stdout)
+    if not report["ok"]:
+        pytest.skip(f"no unprivileged user namespaces here: {report['why']}")
+    seen = json.loads(report["out"])
+    assert seen["uid"] != 0 and "etc" not in seen["root"] and "work" not in seen["root"] and "root" not in seen["root"]
+    assert not {"bpe_ref", "tiktoken", "numpy", "apt"} & set(seen["found"]), seen

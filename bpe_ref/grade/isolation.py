@@ -144,7 +144,7 @@ def sandbox_command(command, grader_dir, memory_mb):
         elif os.path.isdir(link):
             args += ["--ro-bind", link, link]
     args += open_folders(prefix) + ["--ro-bind", prefix, prefix]
-    for site in site_packages_under(prefix):  # a conda env or a system Python keeps packages here
+    for site in package_folders():  # a conda env or a system Python keeps packages here: hide them
         args += ["--tmpfs", site]
     args += open_folders(INSIDE_GRADER) + ["--ro-bind", grader_dir, INSIDE_GRADER]
     for name, place in sorted(allowed_modules().items()):
@@ -164,13 +164,19 @@ def open_folders(path):
     return args
 
 
-def site_packages_under(prefix):
-    found = []
-    for key in ("purelib", "platlib"):
-        place = os.path.realpath(sysconfig.get_paths(vars={"base": prefix, "platbase": prefix})[key])
-        if place.startswith(prefix + os.sep) and os.path.isdir(place) and place not in found:
-            found.append(place)
-    return found
+@functools.lru_cache(maxsize=1)
+def package_folders():
+    """The site-packages and dist-packages folders the sandbox's Python would put on sys.path
+    (asked of that Python itself: Debian's adds /usr/lib/python3/dist-packages, for one)."""
+    probe = "import sys; print('\\n'.join(sys.path))"
+    try:
+        out = subprocess.run([interpreter(), "-I", "-c", probe], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        out = ""
+    folders = {os.path.realpath(p) for p in out.splitlines() if p.rstrip("/").endswith(("site-packages", "dist-packages"))}
+    folders |= {os.path.realpath(sysconfig.get_paths()[key]) for key in ("purelib", "platlib")}
+    shown = (python_prefix() + os.sep, "/usr/")  # only what the sandbox binds needs hiding
+    return sorted(f for f in folders if os.path.isdir(f) and f.startswith(shown))
 
 
 def worker_command(memory_mb):

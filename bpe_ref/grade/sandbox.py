@@ -51,6 +51,7 @@ class Sandbox:
         self.expired = False
         self.process = None
         self.host_pid = None  # the worker's pid as the grader sees it (for its CPU time)
+        self.init_pid = None  # bubblewrap's PID 1 of the sandbox, as the grader sees it
         self.hanging = set()  # cells that never finished: skipped when the worker restarts
         self.cell_reports = {}
         self.defined = {}
@@ -89,8 +90,8 @@ class Sandbox:
         finally:
             os.close(info_write)
         with os.fdopen(info_read, "rb") as info:
-            init = json.loads(info.read() or b"{}").get("child-pid")
-        self.host_pid = child_of(init) if init else None
+            self.init_pid = json.loads(info.read() or b"{}").get("child-pid")
+        self.host_pid = None  # found when first needed (cpu_seconds): most files never need it
 
     @staticmethod
     def _read(process, replies):
@@ -152,6 +153,8 @@ class Sandbox:
 
     def cpu_seconds(self):
         """CPU time the worker has used so far, read by the grader from /proc (None where unknown)."""
+        if self.host_pid is None and self.isolated and self.init_pid:
+            self.host_pid = child_of(self.init_pid)
         return cpu_seconds(self.host_pid)
 
     # --------------------------------------------------------------- loading
@@ -204,12 +207,9 @@ class Sandbox:
 
     def request(self, request, deadline):
         """Send one request; restart the worker first if an earlier call killed it."""
-        if self.expired:
-            return self.expired_reply()
-        if self.process is None or self.process.poll() is not None:
-            self.kill()
-            if self.load_failure or not self.start():
-                return Reply("crashed", info={"message": self.load_failure})
+        refusal = self.ready()
+        if refusal:
+            return refusal
         seconds = min(deadline, self.expires) - time.monotonic()
         if seconds <= 0:
             return self.expired_reply() if time.monotonic() >= self.expires else Reply("timeout")
@@ -229,6 +229,17 @@ class Sandbox:
             message["ok"] = wire.from_wire(message["ok"])
         return reply_from(message)
 
+    def ready(self):
+        """None once a loaded worker is running (restarted if an earlier call killed it), else the
+        Reply that says why there is none."""
+        if self.expired:
+            return self.expired_reply()
+        if self.process is None or self.process.poll() is not None:
+            self.kill()
+            if self.load_failure or not self.start():
+                return Reply("crashed", info={"message": self.load_failure})
+        return None
+
     def call(self, name, args, deadline, rule=None):
         request = {"op": "call", "name": name, "args": wire.to_wire(list(args))}
         return self.request({**request, "rule": rule} if rule else request, deadline)
@@ -241,13 +252,17 @@ class Sandbox:
 
         The lookups are estimated from the CPU time the grader sees the worker use, never from a
         count kept inside the learner's process, which the learner's code could change."""
+        refusal = self.ready()
+        if refusal:
+            return refusal, None
         before = self.cpu_seconds()
         reply = self.request({"op": "measure", "name": name, "text": text, "vocab_size": vocab_size,
                               "heavy": True}, deadline)
         after = self.cpu_seconds()
         reported = reply.info.get("lookups") or 0
         if before is None or after is None or after < before:
-            return reply, reported  # no /proc here: the worker's own count
+            # no /proc (not Linux), or the worker died during the call: trust only a plain process
+            return reply, (None if self.isolated else reported)
         seen = work.lookups_from_cpu(after - before)
         # The CPU must have gone into hashing the text's ids: a trainer that works on other ids
         # and burns time (or resets the count) could not be measured, and does not pass.

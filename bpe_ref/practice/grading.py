@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..grade.cli import print_table
 from ..grade.source import UnreadableSubmission, names_in, read_submission
+from ..grade import isolation
 from ..grade.submission import grade_file
 from .history import HISTORY_NAME, append_attempt
 from .workbook import PracticeError, drill_info, now
@@ -29,7 +30,7 @@ def grade_drill(path, timeout=10.0, out=None, folder="practice"):
         raise PracticeError(f"no drill at {path}: check the name, or run `bpe-practice grade` without one "
                             f"to grade the newest drill in {Path(folder)}/")
     info = drill_info(path)
-    result = grade_file(path, timeout)
+    result = grade_file(path, timeout, isolated=isolation.status()[0])  # behind the walls where they exist
     if result.get("error"):
         raise PracticeError(result["error"])
     statuses = [ex["status"] for ex in result["exercises"].values()]
