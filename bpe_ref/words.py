@@ -86,12 +86,15 @@ def parallel_messages():
     return [tuple(line.split("\t")) for line in text.splitlines() if line]
 
 
-def messages_text(language, held_out=False):
-    """All messages of one language ("en" or "ar"), one a line. The messages are split once, by a
-    checksum of the English, into the main text (about 80%) and a held-out text (the rest)."""
+def messages_text(language, part="all"):
+    """The messages of one language ("en" or "ar"), one a line. `part` is "all", or one of the two
+    parts the messages are split into once, by a checksum of the English: "main" (about 80%)
+    and "held_out" (the rest), for counting words that a vocabulary made from "main" has not seen."""
     if language not in ("en", "ar"):
         raise ValueError(f"language must be 'en' or 'ar', not {language!r}")
+    if part not in ("all", "main", "held_out"):
+        raise ValueError(f"part must be 'all', 'main' or 'held_out', not {part!r}")
     column = 0 if language == "en" else 1
     chosen = [pair[column] for pair in parallel_messages()
-              if (zlib.crc32(pair[0].encode("utf-8")) % 5 == 0) == held_out]
+              if part == "all" or (zlib.crc32(pair[0].encode("utf-8")) % 5 == 0) == (part == "held_out")]
     return "\n".join(chosen) + "\n"
