@@ -3,8 +3,15 @@
 A word tokenizer cuts text into words, numbers and punctuation with one regex, and every
 distinct word becomes an entry of the vocabulary. `CLASSIC_PATTERN` is the verbose pattern NLP
 courses have long started from (NLTK's `regexp_tokenize` with one alternative per kind of
-token); `WORD_PATTERN` is the course's, which keeps Arabic whole (see its comments). Both need
-the third-party `regex` module: in Python's `re`, `\\w` does not match combining marks.
+token); `WORD_PATTERN` is the course's. Its alternatives are tried in order, and it pins four rules
+for Arabic:
+
+- vowel marks and other combining marks stay with their word (`regex`'s `\\w` holds them;
+  in Python's `re`, `\\w` does not match them, so both patterns need the `regex` module);
+- the tatweel (U+0640) is part of the word;
+- Arabic-Indic digits are digits, in numbers like ASCII ones (`٣٤.٥%` is one token);
+- the Arabic comma, semicolon and question mark (U+060C, U+061B, U+061F) are punctuation
+  tokens, as is any other grapheme that is not a space (an emoji with its modifiers too).
 
 >>> word_tokenize("That U.S.A. poster-print costs $12.40...")
 ['That', 'U.S.A.', 'poster-print', 'costs', '$12.40', '...']

@@ -49,8 +49,9 @@ CASES = ["", "U.S.A.", "poster-print", "$12.40", "34.3%", "Wait...", "Hi, you!",
 exercise(
     name="word_tokenize", signature="word_tokenize(text) -> list[str]",
     workbook="03a_word_tokenization", section="6. Exercise: `word_tokenize`",
-    task="one verbose regex (the regex module), alternatives in this order: abbreviations, numbers, "
-         "words with their marks and inner hyphens, the ellipsis, any other grapheme but space",
+    task="one verbose regex (the regex module), alternatives in this order: abbreviations; numbers, "
+         "Arabic-Indic digits too; words with inner hyphens, keeping vowel marks and tatweel (U+0640); "
+         "the ellipsis; any other grapheme but space, one token each (، ؛ ؟ and emoji too)",
     cases=lambda: [(text,) for text in CASES],
     strategy=st.tuples(TEXTS),
     judge=equal_to(reference),
