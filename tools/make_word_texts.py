@@ -19,7 +19,7 @@ from pathlib import Path
 
 LOCALE = Path("/usr/share/locale/ar/LC_MESSAGES")
 OUT = Path(__file__).resolve().parent.parent / "bpe_ref" / "data" / "messages_en_ar.tsv"
-CATALOGS = [  # catalog: (Debian package, licence), the ones bpe_ref/data/MESSAGES.md lists
+CATALOGS = [  # (catalog, its Debian package, the licence): the ones bpe_ref/data/MESSAGES.md lists
     ("gtk30-properties", "libgtk-3-common", "LGPL-2.1+"), ("gtk30", "libgtk-3-common", "LGPL-2.1+"),
     ("gtk20-properties", "libgtk2.0-common", "LGPL-2+"), ("gtk20", "libgtk2.0-common", "LGPL-2+"),
     ("glib20", "libglib2.0-data", "LGPL-2.1+"), ("gdk-pixbuf", "libgdk-pixbuf2.0-common", "LGPL-2.1+"),
@@ -46,7 +46,7 @@ def pairs(catalog):
     """(English, Arabic) for each translated message of one .mo file, plurals by their first form."""
     with open(LOCALE / f"{catalog}.mo", "rb") as f:
         translations = gettext.GNUTranslations(f)
-    for key, translated in translations._catalog.items():
+    for key, translated in translations._catalog.items():  # gettext has no public way to list them
         if isinstance(key, tuple):
             key = key[0] if key[1] == 0 else ""  # a plural: keep msgid with msgstr[0]
         english = key.split("\x04")[-1]  # drop a msgctxt
