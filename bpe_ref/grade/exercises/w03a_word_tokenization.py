@@ -55,8 +55,8 @@ exercise(
     cases=lambda: [(text,) for text in CASES],
     strategy=st.tuples(TEXTS),
     judge=equal_to(reference),
-    hint="regex.findall with the alternatives in the task's order: (?:[A-Z]\\.)+ | \\$?\\d+(?:\\.\\d+)?%? | "
-         "\\w+(?:-\\w+)* | \\.\\.\\. | (?!\\s)\\X",
+    hint="one alternative per rule of section 5, in its order: abbreviations, numbers, words, the "
+         "ellipsis, then any other grapheme but space; regex.findall returns the matches",
     bugs=(
         Bug("marks_split", "keep the vowel marks in their word: the \\w of Python's re does not match combining "
                            "marks (U+064E fatha, U+0651 shadda), so 'النَّبي' fell apart; use the regex module, "
@@ -84,6 +84,9 @@ exercise(
         Bug("one_code_point", "an emoji is one token with its skin tone, variation selector and joiners: take "
                               "what is left one grapheme at a time, (?!\\s)\\X, not one code point",
             tokens_by(ABBREVIATION, NUMBER, WORD, ELLIPSIS, r"[^\w\s]")),
+        Bug("keeps_spaces", "spaces are not tokens: \\X alone also takes a space, a tab or a line break; "
+                            "put the look-ahead (?!\\s) in front of it",
+            tokens_by(ABBREVIATION, NUMBER, WORD, ELLIPSIS, r"\X")),
         Bug("drops_the_rest", "every character but spaces belongs to a token: the Arabic comma ، semicolon ؛ "
                               "and question mark ؟ and the emoji were dropped; end with an alternative that "
                               "takes any other grapheme",
