@@ -48,9 +48,12 @@ def word_tokenize(text):
     return regex.findall(WORD_PATTERN, text)
 
 
+LETTER = regex.compile(r"\p{L}")
+
+
 def is_word(token):
     """Whether a token holds a letter (a word, not a number or punctuation)."""
-    return regex.search(r"\p{L}", token) is not None
+    return LETTER.search(token) is not None
 
 
 # ---------------------------------------------------------------------------- vocabulary
