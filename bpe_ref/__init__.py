@@ -16,13 +16,14 @@ from .patterns import (
 )
 from .regex_tokenizer import RegexTokenizer
 from .utf8 import utf8_encode
+from .words import WORD_PATTERN, word_tokenize
 
 use_offline_cache()
 
 __all__ = [
     "BasicTokenizer", "RegexTokenizer",
     "get_stats", "merge", "train", "build_vocab", "decode", "encode",
-    "utf8_encode", "to_hex", "from_hex", "u_plus", "from_u_plus",
+    "utf8_encode", "to_hex", "from_hex", "u_plus", "from_u_plus", "word_tokenize", "WORD_PATTERN",
     "get_encoding", "from_tiktoken", "recover_merges", "use_offline_cache",
     "bytes_to_unicode", "load_gpt2_files", "save_gpt2_files",
     "GPT2_SPLIT_PATTERN", "GPT4_SPLIT_PATTERN", "O200K_SPLIT_PATTERN",

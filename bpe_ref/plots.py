@@ -197,6 +197,41 @@ def encoding_sizes(samples, sizes, codecs):
     return _shown_once(fig)
 
 
+# ---------------------------------------------------------------------------- 03a
+
+
+def vocabulary_growth(curves):
+    """Distinct words against words read, one line per language: a word vocabulary keeps growing.
+
+    curves: {language: [(tokens read, distinct tokens so far), ...]} (words.vocabulary_growth).
+    >>> len(vocabulary_growth({"English": [(1, 1), (4, 3)], "Arabic": [(1, 1), (4, 4)]}).axes[0].lines)
+    2
+    """
+    fig, ax = _new_figure(7, 3.8)
+    for language, points in curves.items():
+        ax.plot([n for n, _ in points], [types for _, types in points], marker=".", label=language)
+    ax.set(xlabel="words read", ylabel="distinct words so far (the vocabulary)",
+           title="The word vocabulary never stops growing")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    return _shown_once(fig)
+
+
+def bytes_per_token(table):
+    """Bytes per token of several tokenizers on the same texts: bars grouped by text.
+
+    table: {text label: {tokenizer label: bytes per token}}, the same tokenizers for every text.
+    >>> len(bytes_per_token({"English": {"words": 5.0, "BPE": 3.0}}).axes[0].patches)
+    2
+    """
+    series = list(next(iter(table.values())))
+    fig, ax = _new_figure(7, 3.6)
+    _grouped_bars(ax, {text: [row[name] for name in series] for text, row in table.items()}, series)
+    ax.set(ylabel="bytes per token (held-out text)", title="Words against subwords on the same text")
+    ax.legend()
+    return _shown_once(fig)
+
+
 # ---------------------------------------------------------------------------- 04, 05, 06
 
 

@@ -180,6 +180,21 @@ merges = train_regex(text, vocab_size, pattern)
 vocab = build_vocab(merges)
 '''
 
+WORDS_SOLUTION = r'''
+import regex
+
+PATTERN = r"""(?x)
+    (?:[A-Z]\.)+ | \$?\d+(?:\.\d+)?%? | \w+(?:-\w+)* | \.\.\. | (?!\s)\X
+"""
+
+
+def word_tokenize(text):
+    return regex.findall(PATTERN, text)
+
+
+tokens = word_tokenize(text)
+'''
+
 
 # ---------------------------------------------------------------------------- helpers
 
@@ -484,3 +499,19 @@ def test_sample_history_and_readme_picture_are_reproducible(tmp_path, capsys):
     readme_picture = Path(__file__).parent.parent / "docs" / "img" / "practice_history.png"
     if readme_picture.exists():  # redraw: python -m bpe_ref.practice.sample docs/img/practice_history.png
         assert png_size(readme_picture) == png_size(first)
+
+
+def test_words_level_draws_word_tokenize_and_grades_it(tmp_path, capsys):
+    """The drill of workbook 03a: a blank cell for word_tokenize, graded by the catalogue."""
+    path = new(tmp_path, "words")
+    notebook = nbformat.read(path, as_version=4)
+    assert notebook.cells[0].source.startswith("# Weekly drill: word-level tokenization")
+    assert "vocab_size" not in notebook.cells[3].source  # only the text to try it on
+    fill_drill(path, WORDS_SOLUTION)
+    assert cli.main(["grade", str(path)]) == 0
+    assert "word_tokenize    pass" in capsys.readouterr().out
+    broken = new(tmp_path, "words")
+    fill_drill(broken, WORDS_SOLUTION.replace("(?!\\s)\\X", "[^\\w\\s]"))  # emoji cut into code points
+    assert cli.main(["grade", str(broken)]) == 1
+    shown = capsys.readouterr().out
+    assert "word_tokenize    fail" in shown and "one grapheme at a time" in shown

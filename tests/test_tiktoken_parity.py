@@ -1,6 +1,8 @@
 """The reference against the real thing: from_tiktoken(name) must equal tiktoken token for token."""
 
 import functools
+import textwrap
+from pathlib import Path
 
 import pytest
 import regex
@@ -121,19 +123,53 @@ def test_hypothesis_parity(text):
         assert tok.decode(ids) == enc.decode(ids)
 
 
-def test_nothing_is_downloaded(tmp_path):
-    """With every proxy pointing nowhere and no cache variable set, all encodings still load,
-    tiktoken's own "gpt2" (GPT-2's encoder.json and vocab.bpe) included."""
+ENCODINGS_OFFLINE = (
+    "import bpe_ref, tiktoken\n"
+    "for n in ['gpt2', 'r50k_base', 'cl100k_base', 'o200k_base']: assert tiktoken.get_encoding(n).encode('hi')\n"
+    "assert bpe_ref.get_encoding('gpt2').encode('hi')\n")
+REFUSE_SOCKETS = (  # any connection attempt fails loudly, whatever proxy settings a library reads
+    "import socket\n"
+    "def refuse(*args, **kwargs):\n"
+    "    raise OSError('a network connection was attempted')\n"
+    "socket.socket.connect = socket.socket.connect_ex = socket.create_connection = refuse\n")
+
+
+def workbook_script(name):
+    """The code cells of a solution workbook as one script: magics dropped, and a cell that raises
+    on purpose inside try/except, as Run All goes on past it."""
+    import nbformat
+
+    from bpe_ref.grade.source import raises_on_purpose
+
+    notebook = nbformat.read(Path(__file__).parent.parent / "solutions" / f"{name}.ipynb", as_version=4)
+    cells = []
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            source = "\n".join(line for line in cell.source.split("\n") if not line.startswith("%"))
+            if raises_on_purpose(cell):
+                source = "try:\n" + textwrap.indent(source, "    ") + "\nexcept Exception:\n    pass"
+            cells.append(source)
+    return "\n".join(cells)
+
+
+@pytest.mark.parametrize("what", ["encodings", "03a_word_tokenization"])
+def test_nothing_is_downloaded(tmp_path, what):
+    """With every proxy pointing nowhere, sockets refused and no cache variable set, all encodings
+    still load, tiktoken's own "gpt2" (GPT-2's encoder.json and vocab.bpe) included; and workbook
+    03a runs whole: NLTK's regexp_tokenize needs no NLTK data, and its texts ship with bpe_ref."""
     import os
     import subprocess
     import sys
 
     env = {k: v for k, v in os.environ.items() if k not in ("TIKTOKEN_CACHE_DIR", "DATA_GYM_CACHE_DIR")}
     dead = "http://127.0.0.1:9"
-    env.update(HTTP_PROXY=dead, HTTPS_PROXY=dead, http_proxy=dead, https_proxy=dead, NO_PROXY="", TMPDIR=str(tmp_path))
-    code = ("import bpe_ref, tiktoken\n"
-            "for n in ['gpt2', 'r50k_base', 'cl100k_base', 'o200k_base']: assert tiktoken.get_encoding(n).encode('hi')\n"
-            "assert bpe_ref.get_encoding('gpt2').encode('hi')\n")
-    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    temp, home = tmp_path / "tmp", tmp_path / "home"
+    temp.mkdir(), home.mkdir()
+    env.update(HTTP_PROXY=dead, HTTPS_PROXY=dead, http_proxy=dead, https_proxy=dead, NO_PROXY="", TMPDIR=str(temp),
+               HOME=str(home), NLTK_DATA=str(home / "nltk_data"), MPLCONFIGDIR=str(tmp_path / "mpl"),
+               MPLBACKEND="Agg", HYPOTHESIS_STORAGE_DIRECTORY=str(tmp_path / "hypothesis"))  # check()'s examples
+    code = REFUSE_SOCKETS + (ENCODINGS_OFFLINE if what == "encodings" else workbook_script(what))
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
-    assert not any(tmp_path.iterdir()), "something was cached in the temp folder: a download?"
+    assert not any(temp.iterdir()), "something was cached in the temp folder: a download?"
+    assert not list(home.rglob("nltk_data")), "NLTK data was looked for or fetched"

@@ -1,8 +1,10 @@
 """bpe-practice: the weekly drill from the command line.
 
-    bpe-practice new [--level naive|regex|full] [--dir DIR]    a blank, dated drill in DIR (practice/)
-    bpe-practice grade [FILE] [--dir DIR]                       grade FILE, or the newest drill in DIR
-    bpe-practice history [--dir DIR] [--plot [FILE.png]]        best times, streak, last attempts
+    bpe-practice new [--level words|naive|regex|full] [--dir DIR]
+                                                 a blank, dated drill in DIR (practice/)
+    bpe-practice grade [FILE] [--dir DIR]        grade FILE, or the newest drill in DIR
+    bpe-practice history [--dir DIR] [--plot [FILE.png]]
+                                                 best times, streak, last attempts
 
 Exit status: 0 on success (for grade: every exercise passes), 1 when some exercise does not
 pass, 2 for a user error (no drill found, unreadable file, bad option), with a one-line message.

@@ -216,7 +216,7 @@ def streak_line(count, first, last):
     return f"Streak: {count} ISO weeks in a row with an all-green drill ({week_label(first)} to {week_label(last)})"
 
 
-LEVEL_ORDER = ("naive", "regex", "full")
+LEVEL_ORDER = ("words", "naive", "regex", "full")
 
 
 def minutes_text(minutes):

@@ -1,5 +1,6 @@
-"""The three drill levels: what each asks the learner to write, and which exercises it grades.
+"""The drill levels: what each asks the learner to write, and which exercises it grades.
 
+words  what came before BPE: a word-level regex tokenizer for English and Arabic (workbook 03a)
 naive  the tokenizer from a blank cell, workbook style: module-level `merges` and `vocab`,
        `encode(text)`, `decode(ids)` (the grader checks `merges` against the provided `text`)
 regex  adds the GPT-4 split: every function takes what it needs as arguments
@@ -20,7 +21,21 @@ class Level:
     steps: str
     exercises: tuple
     provides: tuple  # names the training-text cell defines, listed in the intro
+    title: str = ""  # the drill's heading, when it is not "<name> BPE"
 
+
+WORDS_STEPS = """\
+1. **One verbose pattern** for the `regex` module (not `re`: its `\\w` misses combining marks),
+   `(?x)` at the very start, alternatives tried in this order:
+   - abbreviations, capitals each with a full stop: `U.S.A.`;
+   - numbers, before the words: `$12.40`, `34.3%`, and Arabic-Indic digits like ASCII ones (`٣٤.٥%`);
+   - words with inner hyphens, `poster-print`; vowel marks and the tatweel (U+0640) stay in the word,
+     a dash after the last part does not;
+   - the ellipsis `...`;
+   - any other grapheme but space, one token each (`\\X`): `!`, `،`, `؛`, `؟`, `👍🏽`.
+2. **`word_tokenize(text)`** returns the list of matches; spaces are dropped; `""` gives `[]`.
+3. **Try it** on `text`: no Arabic word may lose a mark, no emoji may fall apart.
+"""
 
 NAIVE_STEPS = """\
 1. **Bytes.** `ids = list(text.encode("utf-8"))`: every id is a byte, 0..255.
@@ -70,6 +85,14 @@ FULL_EXTRA_STEPS = """\
 """
 
 LEVELS = {
+    "words": Level(
+        name="words",
+        goal="a word-level regex tokenizer for English and Arabic, what BPE replaced",
+        steps=WORDS_STEPS,
+        exercises=("word_tokenize",),
+        provides=("text",),
+        title="word-level tokenization",
+    ),
     "naive": Level(
         name="naive",
         goal="the byte-level BPE tokenizer of the first hour, from a blank cell, in under 50 lines",

@@ -9,8 +9,8 @@ from datetime import date, timedelta
 
 from .history import LEVEL_ORDER, first_greens, iso_week
 
-COLOURS = {"naive": "#1b9e77", "regex": "#d95f02", "full": "#7570b3"}
-MARKERS = {"naive": "o", "regex": "s", "full": "D"}
+COLOURS = {"words": "#e7298a", "naive": "#1b9e77", "regex": "#d95f02", "full": "#7570b3"}
+MARKERS = {"words": "v", "naive": "o", "regex": "s", "full": "D"}
 
 
 def weekly_best(records):

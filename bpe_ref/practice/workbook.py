@@ -45,8 +45,9 @@ def python_string(text):
 
 def text_cell_source(level):
     """The code cell that provides the training text (and pattern, special tokens) for `level`."""
-    lines = [f"text = {python_string(practice_text())}",
-             f"vocab_size = {VOCAB_SIZE}  # 256 byte tokens + {VOCAB_SIZE - 256} merges"]
+    lines = [f"text = {python_string(practice_text())}"]
+    if "vocab_size" in level.provides:
+        lines.append(f"vocab_size = {VOCAB_SIZE}  # 256 byte tokens + {VOCAB_SIZE - 256} merges")
     if "pattern" in level.provides:
         lines.insert(0, "from bpe_ref import GPT4_SPLIT_PATTERN as pattern  # the split GPT-4 uses\n")
     if "special_tokens" in level.provides:
@@ -59,7 +60,7 @@ def text_cell_source(level):
 def intro_markdown(level, started):
     provided = ", ".join(f"`{name}`" for name in level.provides)
     return (
-        f"# Weekly drill: {level.name} BPE, {started:%Y-%m-%d}\n\n"
+        f"# Weekly drill: {level.title or level.name + ' BPE'}, {started:%Y-%m-%d}\n\n"
         f"Write {level.goal}. Started at {started:%H:%M}; the clock runs until everything is green.\n\n"
         f"- The cell under *Training text* gives you {provided}. Write everything else yourself, "
         "in the empty cell (add cells if you like).\n"
@@ -70,6 +71,8 @@ def intro_markdown(level, started):
 
 
 def text_markdown(level):
+    if "vocab_size" not in level.provides:
+        return "## Text\n\nRun this cell first: try your code on `text`, in six scripts and emoji."
     extra = (" Train on `text` itself, unchanged: the grader replays your `merges` on it."
              if "merges" in level.exercises else "")
     return "## Training text\n\nRun this cell first." + extra
