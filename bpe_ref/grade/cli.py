@@ -17,6 +17,7 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 
 from .classroom import class_results, cores, find_submissions, print_scores, with_points, write_csv
+from .gradebook import open_gradebook, write_gradebook
 from .points import load_points
 from .submission import grade_file  # noqa: F401  (the public entry point, used by _grade)
 
@@ -39,10 +40,15 @@ def parse_args(argv):
                         help=f"submissions graded at once (default: every core, here {cores()})")
     parser.add_argument("--memory", type=int, default=2048, metavar="MB",
                         help="memory limit of each submission's process (default 2048)")
+    parser.add_argument("--gradebook", metavar="URL_OR_PATH",
+                        help="write each notebook's scores into this nbgrader gradebook (gradebook.db, its "
+                             "course folder or a database URL), over nbgrader's own autograde scores")
     options = parser.parse_args(argv)
     try:
         options.paths = find_submissions(options.paths)
         options.table = load_points(options.points)
+        if options.gradebook:
+            options.gradebook = open_gradebook(options.gradebook, options.paths)
     except ValueError as e:
         parser.error(str(e))
     if options.jobs < 1:
@@ -105,6 +111,8 @@ def main(argv=None):
 
         written = write_feedback(book, options.feedback)
         print(f"feedback: {written[0]} and {len(book.rows)} student pages in {written[-1].parent}", file=sys.stderr)
+    if options.gradebook and not write_gradebook(options.gradebook, results, options.table, sys.stderr):
+        return 2
     ok = all(r["passed"] for r in results) and any(r["exercises"] for r in results)
     return 0 if ok else 1
 
