@@ -14,6 +14,7 @@ import shutil
 import sqlite3
 import subprocess
 from contextlib import closing
+from pathlib import Path
 from types import SimpleNamespace
 
 import nbformat
@@ -96,6 +97,10 @@ def course(nbgrader_env, tmp_path_factory):
     hand_in(root, "late", good)  # handed in after autograde: not in the gradebook yet
     (root / "submitted" / "late" / ASSIGNMENT / "timestamp.txt").write_text("2026-03-02 10:30:00.000000 UTC",
                                                                             encoding="utf-8")
+    # a link to a classmate's notebook, and a notebook tucked inside good's folder under another name
+    (root / "submitted" / "linky" / ASSIGNMENT).mkdir(parents=True)
+    (root / "submitted" / "linky" / ASSIGNMENT / "01_hex.ipynb").symlink_to(Path("../../good/ps/01_hex.ipynb"))
+    hand_in(root / "submitted" / "good" / ASSIGNMENT, "zed", good)
     return SimpleNamespace(root=root, autograde=autograde, before=before)
 
 
@@ -133,8 +138,10 @@ def test_export_shows_what_each_student_code_earns(graded):
     assert score(after, "buggy") == score(graded.before, "buggy") == 3
     assert score(after, "broken") == WORTH["03_utf8"]  # the corrupt notebook alone scores 0
     assert score(after, "late") == 4 and after["late"]["timestamp"].startswith("2026-03-02 10:30:00")
-    assert "created 1 not yet autograded (late/ps)" in graded.bpe_grade.stderr
+    assert "created 2 not yet autograded (late/ps, linky/ps)" in graded.bpe_grade.stderr
     assert {row["max_score"] for row in after.values()} == {"4.0"}
+    assert score(after, "linky") == 0 and "linky/ps/01_hex.ipynb is a symbolic link" in graded.bpe_grade.stderr
+    assert "zed" not in after, "a notebook inside good's folder was taken for zed's"
 
 
 def test_feedback_shows_the_sandbox_verdict(graded, nbgrader_env):

@@ -180,6 +180,29 @@ def split_names(joined):
     return None
 
 
+def file_problem(result):
+    """Why a whole graded file earns nothing (it could not be read or graded, or it is a link), or None."""
+    if result.get("linked"):
+        return f"not graded: {result['linked']}"
+    if result.get("error") and not result["exercises"]:
+        return f"the notebook could not be graded: {result['error']}"
+    return None
+
+
+def linked(path, root):
+    """Why a file is not the student's own: it, or a folder between submitted/ and it, is a symlink.
+
+    A link can point at a classmate's notebook; its verdict is not written for this student.
+    """
+    path = Path(path).absolute()
+    top = root / SUBMITTED
+    while path != top and top in path.parents:
+        if path.is_symlink():
+            return f"{path.relative_to(top)} is a symbolic link"
+        path = path.parent
+    return None
+
+
 def verdict_line(name, verdict):
     """The comment an answer cell gets: the status, the message, then why and the hint."""
     lines = [f"bpe-grade (sandbox): {name}: {verdict['status']}: {verdict['message']}"]
@@ -205,9 +228,9 @@ def notebook_verdicts(result, names):
     """Each exercise's verdict in one graded file (a dict like grade_file's), or why there is none."""
     if result is None:
         return dict.fromkeys(names, {"status": "missing", "message": "not handed in"})
-    if result.get("error") and not result["exercises"]:
-        reason = {"status": "error", "message": f"the notebook could not be graded: {result['error']}"}
-        return dict.fromkeys(names, reason)
+    problem = file_problem(result)
+    if problem:
+        return dict.fromkeys(names, {"status": "error", "message": problem})
     absent = {"status": "missing", "message": "not defined in this notebook"}
     return {name: result["exercises"].get(name, absent) for name in names}
 
@@ -218,6 +241,7 @@ class Written:
 
     scores: int = 0
     created: list = field(default_factory=list)  # submissions that nbgrader had not autograded
+    not_checks: set = field(default_factory=set)  # test cells of the instructor's own, left alone
     notes: list = field(default_factory=list)
 
 
@@ -229,18 +253,15 @@ def write_scores(target, results, table):
     Returns a Written; GradebookError (one line) when the database refuses, with nothing written.
     """
     api = _nbgrader_api()
-    by_path = {place: result for result in results
-               if (place := target.places.get(str(result["path"]))) is not None}
-    submissions = sorted({(student, assignment) for student, assignment, _ in by_path})
+    by_place = scored_files(target, results)
+    submissions = sorted({(student, assignment) for student, assignment, _ in by_place})
     written = Written()
     try:
         with api.Gradebook(target.url, target.course_id) as gradebook:
             try:
                 for student, assignment in submissions:
                     submission = find_or_create(gradebook, api, target, student, assignment, written)
-                    for notebook in submission.notebooks:
-                        place = (student, assignment, notebook.name)
-                        write_notebook(gradebook, notebook, place, by_path.get(place), target, table, written)
+                    write_submission(gradebook, submission, by_place, target, table, written)
                 gradebook.db.commit()
             except Exception:
                 gradebook.db.rollback()
@@ -250,9 +271,37 @@ def write_scores(target, results, table):
         raise
     except Exception as e:  # noqa: BLE001  (a locked or read-only database, ...)
         raise GradebookError(f"could not write the gradebook {target.url}: {one_line(e)}") from e
+    written.notes += [f"{'/'.join(place)}.ipynb: {problem}; its check cells score 0"
+                      for place, result in by_place.items() if (problem := file_problem(result))]
     written.notes += [f"{path}: not a notebook in submitted/<student>/<assignment>/, so not in the gradebook"
                       for path in target.ignored]
+    if written.not_checks:
+        written.notes.append(f"test cells that are not check cells, left as nbgrader scored them (grade them "
+                             f"by hand): {', '.join(sorted(written.not_checks))}")
     return written
+
+
+def scored_files(target, results):
+    """{(student, assignment, notebook): result} for the graded files the gradebook holds; a file
+    reached through a symbolic link carries why it is not the student's own."""
+    by_place = {}
+    for result in results:
+        place = target.places.get(str(result["path"]))
+        if place is not None:
+            link = linked(result["path"], target.root)
+            by_place[place] = {**result, "linked": link} if link else result
+    return by_place
+
+
+def write_submission(gradebook, submission, by_place, target, table, written):
+    """Score every notebook of one student's assignment; note the files the assignment lacks."""
+    student, assignment = submission.student_id, submission.assignment.name
+    for notebook in submission.notebooks:
+        place = (student, assignment, notebook.name)
+        write_notebook(notebook, place, by_place.get(place), target, table, written)
+    known = {notebook.name for notebook in submission.notebooks}
+    written.notes += [f"{student}/{assignment}/{name}.ipynb is not a notebook of {assignment} in the gradebook: "
+                      "not scored" for s, a, name in by_place if (s, a) == (student, assignment) and name not in known]
 
 
 def find_or_create(gradebook, api, target, student, assignment, written):
@@ -276,7 +325,7 @@ def find_or_create(gradebook, api, target, student, assignment, written):
     return submission
 
 
-def write_notebook(gradebook, notebook, place, result, target, table, written):
+def write_notebook(notebook, place, result, target, table, written):
     """Score one submitted notebook's test cells and comment its answer cells."""
     student, assignment, name = place
     if result is None and (target.root / SUBMITTED / student / assignment / f"{name}.ipynb").exists():
@@ -287,8 +336,7 @@ def write_notebook(gradebook, notebook, place, result, target, table, written):
     for grade in notebook.grades:
         names = exercises_of(grade.name)
         if names is None:
-            written.notes.append(f"{student}/{assignment}/{name}: the cell {grade.name!r} is not a check cell: "
-                                 "left as nbgrader scored it (grade it by hand)")
+            written.not_checks.add(f"{assignment}/{name}: {grade.name}")
             continue
         verdicts = notebook_verdicts(result, names)
         grade.manual_score = cell_score(names, verdicts, grade.max_score, table)
@@ -311,9 +359,10 @@ def answer_cell(answers, exercise):
 
 def others_left(gradebook, graded):
     """A note naming the submissions of the same assignments that this run did not score."""
+    graded = set(graded)
     assignments = {assignment for _, assignment in graded}
-    left = sorted(f"{s.student_id}/{s.assignment.name}" for a in assignments
-                  for s in gradebook.find_assignment(a).submissions if (s.student_id, a) not in set(graded))
+    left = sorted(f"{s.student_id}/{a}" for a in assignments
+                  for s in gradebook.find_assignment(a).submissions if (s.student_id, a) not in graded)
     if not left:
         return []
     return [f"not graded in this run, so still nbgrader's own autograde scores: {', '.join(left)}"]
