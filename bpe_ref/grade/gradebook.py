@@ -29,7 +29,6 @@ from .points import GRADED
 
 SUBMITTED = "submitted"  # nbgrader's CourseDirectory.submitted_directory
 CHECK_CELL = re.compile(r"check_(?P<names>\w+?)(?:-\d+)?")  # check_merge, check_merge-2 (tools/nbgrader_metadata.py)
-TABLES = ("assignment", "notebook", "grade_cells", "submitted_assignment", "grade")  # what a gradebook holds
 
 
 class GradebookError(ValueError):
@@ -55,7 +54,7 @@ def open_gradebook(where, paths):
     folder that holds gradebook.db. The course folder is the gradebook file's folder (for another
     database, the current folder), as nbgrader's own commands assume.
     """
-    _nbgrader_api()
+    api = _nbgrader_api()
     url, root = gradebook_url(where)
     places, ignored = {}, []
     for path in paths:
@@ -68,7 +67,7 @@ def open_gradebook(where, paths):
         raise GradebookError(f"--gradebook: none of the files is a notebook in {root / SUBMITTED}/<student>/"
                              "<assignment>/, so there is nothing to write into the gradebook")
     assignments = sorted({assignment for _, assignment, _ in places.values()})
-    course_id = course_of(url, assignments)
+    course_id = course_of(api, url, assignments)
     return Target(url, course_id, root, places, ignored)
 
 
@@ -89,7 +88,7 @@ def gradebook_url(where):
         try:
             url = make_url(where)
         except Exception as e:  # noqa: BLE001  (sqlalchemy's ArgumentError and friends)
-            raise GradebookError(f"--gradebook {where}: not a database URL ({e})") from e
+            raise GradebookError(f"--gradebook: not a database URL ({one_line(e)})") from e
         if url.get_backend_name() != "sqlite":
             return where, Path.cwd()
         path = Path(url.database or "")
@@ -121,24 +120,29 @@ def nbgrader_place(path, root):
     return parts[0], parts[1], path.stem
 
 
-def course_of(url, assignments):
-    """The course the assignments belong to, read without changing the database."""
-    from sqlalchemy import create_engine, inspect, text
+def course_of(api, url, assignments):
+    """The course the assignments belong to, read with nbgrader's tables but without opening a
+    Gradebook, which would add its tables to any database it is given."""
+    from sqlalchemy import create_engine, inspect, select
 
-    engine = create_engine(url)
+    needed = {model.__tablename__ for model in (api.Assignment, api.Notebook, api.GradeCell,
+                                                api.SubmittedAssignment, api.Grade, api.Comment)}
+    engine = None
     try:
+        engine = create_engine(url)
         with engine.connect() as connection:
-            tables = set(inspect(connection).get_table_names())
-            if not set(TABLES) <= tables:
-                raise GradebookError(f"--gradebook {url}: not an nbgrader gradebook (it has no "
-                                     f"{', '.join(sorted(set(TABLES) - tables))} table)")
-            rows = dict(connection.execute(text("SELECT name, course_id FROM assignment")).all())
+            absent = needed - set(inspect(connection).get_table_names())
+            if absent:
+                raise GradebookError(f"--gradebook {shown(url)}: not an nbgrader gradebook (it has no "
+                                     f"{', '.join(sorted(absent))} table)")
+            rows = dict(connection.execute(select(api.Assignment.name, api.Assignment.course_id)).all())
     except GradebookError:
         raise
     except Exception as e:  # noqa: BLE001  (any database error: locked, corrupt, not a database)
-        raise GradebookError(f"--gradebook {url}: cannot read it: {one_line(e)}") from e
+        raise GradebookError(f"--gradebook {shown(url)}: cannot read it: {one_line(e)}") from e
     finally:
-        engine.dispose()
+        if engine is not None:
+            engine.dispose()
     unknown = [a for a in assignments if a not in rows]
     if unknown:
         have = ", ".join(sorted(rows)) or "none"
@@ -152,7 +156,16 @@ def course_of(url, assignments):
 
 
 def one_line(error):
+    """A database error in one short line: the driver's own message, without SQLAlchemy's SQL and links."""
+    error = getattr(error, "orig", None) or error
     return " ".join(str(error).split())[:300] or type(error).__name__
+
+
+def shown(url):
+    """A database URL as it may be printed: without its password."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
 
 
 # ---------------------------------------------------------------------------- writing the scores
@@ -270,7 +283,7 @@ def write_scores(target, results, table):
     except GradebookError:
         raise
     except Exception as e:  # noqa: BLE001  (a locked or read-only database, ...)
-        raise GradebookError(f"could not write the gradebook {target.url}: {one_line(e)}") from e
+        raise GradebookError(f"could not write the gradebook {shown(target.url)}: {one_line(e)}") from e
     written.notes += [f"{'/'.join(place)}.ipynb: {problem}; its check cells score 0"
                       for place, result in by_place.items() if (problem := file_problem(result))]
     written.notes += [f"{path}: not a notebook in submitted/<student>/<assignment>/, so not in the gradebook"
@@ -365,7 +378,8 @@ def others_left(gradebook, graded):
                   for s in gradebook.find_assignment(a).submissions if (s.student_id, a) not in graded)
     if not left:
         return []
-    return [f"not graded in this run, so still nbgrader's own autograde scores: {', '.join(left)}"]
+    return [f"not graded in this run, so their scores are what nbgrader's autograde or an earlier "
+            f"--gradebook run wrote: {', '.join(left)}"]
 
 
 def write_gradebook(target, results, table, out):
@@ -377,7 +391,7 @@ def write_gradebook(target, results, table, out):
         return False
     created = f"; created {len(written.created)} not yet autograded ({', '.join(written.created)})" \
         if written.created else ""
-    print(f"gradebook: {written.scores} test-cell scores written to {target.url}{created}", file=out)
+    print(f"gradebook: {written.scores} test-cell scores written to {shown(target.url)}{created}", file=out)
     for note in written.notes:
         print(f"  note: {note}", file=out)
     return True
