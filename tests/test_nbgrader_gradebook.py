@@ -101,15 +101,26 @@ def course(nbgrader_env, tmp_path_factory):
     (root / "submitted" / "linky" / ASSIGNMENT).mkdir(parents=True)
     (root / "submitted" / "linky" / ASSIGNMENT / "01_hex.ipynb").symlink_to(Path("../../good/ps/01_hex.ipynb"))
     hand_in(root / "submitted" / "good" / ASSIGNMENT, "zed", good)
+    # from_hex written in 03_utf8 instead of its own cell: it counts, as in bpe-grade's CSV
+    answer = function_source([{"source": cell.source} for cell in solution["01_hex.ipynb"].cells], "from_hex")
+    moved = student_copy(release["03_utf8.ipynb"], solution["03_utf8.ipynb"])
+    cell = next(c for c in moved.cells if (nbgrader_meta(c) or {}).get("grade_id") == "utf8_encode")
+    cell.source += "\n\n\n" + answer
+    hand_in(root, "moved", {"01_hex.ipynb": student_copy(release["01_hex.ipynb"], solution["01_hex.ipynb"],
+                                                         {"from_hex": "# moved to 03_utf8"}),
+                            "03_utf8.ipynb": moved})
     return SimpleNamespace(root=root, autograde=autograde, before=before)
 
 
 @pytest.fixture(scope="module")
 def graded(course, nbgrader_env, bpe_grade):
     """bpe-grade over submitted/ with --gradebook, then nbgrader's export of the gradebook."""
-    run = bpe_grade(course.root / "submitted", "--gradebook", course.root, "--jobs", "2", cwd=course.root)
+    run = bpe_grade(course.root / "submitted", "--gradebook", course.root, "--jobs", "2", "--csv", "class.csv",
+                    cwd=course.root)
     assert run.returncode in (0, 1), run.stderr
     course.bpe_grade = run
+    with open(course.root / "class.csv", encoding="utf-8", newline="") as f:
+        course.csv = {row["student"]: row for row in csv.DictReader(f)}
     course.after = exported(nbgrader_env, course.root)
     return course
 
@@ -138,10 +149,17 @@ def test_export_shows_what_each_student_code_earns(graded):
     assert score(after, "buggy") == score(graded.before, "buggy") == 3
     assert score(after, "broken") == WORTH["03_utf8"]  # the corrupt notebook alone scores 0
     assert score(after, "late") == 4 and after["late"]["timestamp"].startswith("2026-03-02 10:30:00")
-    assert "created 2 not yet autograded (late/ps, linky/ps)" in graded.bpe_grade.stderr
+    assert "created 3 not yet autograded (late/ps, linky/ps, moved/ps)" in graded.bpe_grade.stderr
     assert {row["max_score"] for row in after.values()} == {"4.0"}
     assert score(after, "linky") == 0 and "linky/ps/01_hex.ipynb is a symbolic link" in graded.bpe_grade.stderr
     assert "zed" not in after, "a notebook inside good's folder was taken for zed's"
+    assert score(after, "moved") == 4
+
+
+def test_export_and_bpe_grade_csv_agree(graded):
+    plain = set(graded.after) - {"linky"}  # bpe-grade's CSV follows the link today (issue 17, class integrity)
+    assert plain <= set(graded.csv)
+    assert {s: score(graded.after, s) for s in plain} == {s: float(graded.csv[s]["score"]) for s in plain}
 
 
 def test_feedback_shows_the_sandbox_verdict(graded, nbgrader_env):

@@ -6,7 +6,8 @@ outside, in its sandbox. This module puts those verdicts where nbgrader reads sc
 
 - each test cell (grade_id `check_<exercise>`, see tools/nbgrader_metadata.py) gets the score its
   exercises earned here as its `manual_score`, which nbgrader counts instead of its own
-  `auto_score` (the way formgrader overrides a score);
+  `auto_score` (the way formgrader overrides a score). As in the CSV (classroom.py), an exercise
+  earns its best verdict among the student's notebooks of the assignment;
 - each answer cell (grade_id = the exercise's name) gets the verdict as its comment.
 
 `nbgrader export` and `nbgrader generate_feedback` then show the sandbox's scores. Which cells
@@ -24,6 +25,7 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .classroom import rank
 from .exercises import REGISTRY
 from .points import GRADED
 
@@ -216,9 +218,11 @@ def linked(path, root):
     return None
 
 
-def verdict_line(name, verdict):
-    """The comment an answer cell gets: the status, the message, then why and the hint."""
-    lines = [f"bpe-grade (sandbox): {name}: {verdict['status']}: {verdict['message']}"]
+def verdict_line(name, verdict, here):
+    """The comment an answer cell of notebook `here` gets: the status, the message (and the notebook
+    it is from, when another one), then why and the hint."""
+    where = f" (in {verdict['notebook']}.ipynb)" if verdict.get("notebook") not in (None, here) else ""
+    lines = [f"bpe-grade (sandbox): {name}{where}: {verdict['status']}: {verdict['message']}"]
     if verdict.get("note") and verdict["note"] not in verdict["message"]:
         lines.append(f"why: {verdict['note']}")
     if verdict.get("hint") and verdict["status"] != "pass":
@@ -237,15 +241,36 @@ def cell_score(names, verdicts, max_score, table):
     return max_score * sum(weights[name] for name in passed) / total
 
 
-def notebook_verdicts(result, names):
-    """Each exercise's verdict in one graded file (a dict like grade_file's), or why there is none."""
+def notebook_verdicts(result, names, best):
+    """Each exercise's verdict for one notebook's test cell: the best among the student's notebooks
+    of the assignment (`best`, as bpe-grade's CSV counts them), else why this notebook has none."""
     if result is None:
-        return dict.fromkeys(names, {"status": "missing", "message": "not handed in"})
-    problem = file_problem(result)
-    if problem:
-        return dict.fromkeys(names, {"status": "error", "message": problem})
-    absent = {"status": "missing", "message": "not defined in this notebook"}
-    return {name: result["exercises"].get(name, absent) for name in names}
+        own = dict.fromkeys(names, {"status": "missing", "message": "not handed in"})
+    elif file_problem(result):
+        own = dict.fromkeys(names, {"status": "error", "message": file_problem(result)})
+    else:
+        absent = {"status": "missing", "message": "not defined in this notebook"}
+        own = {name: result["exercises"].get(name, absent) for name in names}
+    return {name: best[name] if name in best and rank(best[name]) <= rank(own[name]) else own[name]
+            for name in names}
+
+
+def best_verdicts(files):
+    """{exercise: the best verdict in any of the files, with the notebook it came from}, from
+    {notebook: grade_file's result}; files that could not be graded, or are links, count for nothing.
+
+    >>> best_verdicts({"a": {"exercises": {"merge": {"status": "fail"}}},
+    ...                "b": {"exercises": {"merge": {"status": "pass"}}}})["merge"]["notebook"]
+    'b'
+    """
+    best = {}
+    for notebook, result in sorted(files.items()):
+        if file_problem(result):
+            continue
+        for name, verdict in result["exercises"].items():
+            if name not in best or rank(verdict) < rank(best[name]):
+                best[name] = {**verdict, "notebook": notebook}
+    return best
 
 
 @dataclass
@@ -309,9 +334,11 @@ def scored_files(target, results):
 def write_submission(gradebook, submission, by_place, target, table, written):
     """Score every notebook of one student's assignment; note the files the assignment lacks."""
     student, assignment = submission.student_id, submission.assignment.name
+    mine = {name: result for (s, a, name), result in by_place.items() if (s, a) == (student, assignment)}
+    best = best_verdicts(mine)
     for notebook in submission.notebooks:
         place = (student, assignment, notebook.name)
-        write_notebook(notebook, place, by_place.get(place), target, table, written)
+        write_notebook(notebook, place, by_place.get(place), best, target, table, written)
     known = {notebook.name for notebook in submission.notebooks}
     written.notes += [f"{student}/{assignment}/{name}.ipynb is not a notebook of {assignment} in the gradebook: "
                       "not scored" for s, a, name in by_place if (s, a) == (student, assignment) and name not in known]
@@ -338,7 +365,7 @@ def find_or_create(gradebook, api, target, student, assignment, written):
     return submission
 
 
-def write_notebook(notebook, place, result, target, table, written):
+def write_notebook(notebook, place, result, best, target, table, written):
     """Score one submitted notebook's test cells and comment its answer cells."""
     student, assignment, name = place
     if result is None and (target.root / SUBMITTED / student / assignment / f"{name}.ipynb").exists():
@@ -351,14 +378,14 @@ def write_notebook(notebook, place, result, target, table, written):
         if names is None:
             written.not_checks.add(f"{assignment}/{name}: {grade.name}")
             continue
-        verdicts = notebook_verdicts(result, names)
+        verdicts = notebook_verdicts(result, names, best)
         grade.manual_score = cell_score(names, verdicts, grade.max_score, table)
         grade.needs_manual_grade = False
         written.scores += 1
         for exercise in names:
             comment = answer_cell(answers, exercise)
             if comment is not None:
-                comment.manual_comment = verdict_line(exercise, verdicts[exercise])
+                comment.manual_comment = verdict_line(exercise, verdicts[exercise], name)
 
 
 def answer_cell(answers, exercise):
