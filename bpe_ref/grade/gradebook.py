@@ -341,7 +341,7 @@ def write_submission(gradebook, submission, by_place, target, table, written):
         write_notebook(notebook, place, by_place.get(place), best, target, table, written)
     known = {notebook.name for notebook in submission.notebooks}
     written.notes += [f"{student}/{assignment}/{name}.ipynb is not a notebook of {assignment} in the gradebook: "
-                      "not scored" for s, a, name in by_place if (s, a) == (student, assignment) and name not in known]
+                      "it has no cells to score" for name in mine if name not in known]
 
 
 def find_or_create(gradebook, api, target, student, assignment, written):
