@@ -9,6 +9,7 @@ Like tests/test_nbgrader.py, it needs the [instructor] extra and fails in CI wit
 """
 
 import csv
+import doctest
 import hashlib
 import shutil
 import sqlite3
@@ -20,7 +21,7 @@ from types import SimpleNamespace
 import nbformat
 import pytest
 
-from bpe_ref.grade import cli
+from bpe_ref.grade import cli, gradebook
 from bpe_ref.grade.gradebook import cell_score, exercises_of
 from bpe_ref.grade.source import function_source
 from test_nbgrader import BIN, LEARNERS, ROOT, nbgrader_env, nbgrader_meta, student_copy  # noqa: F401
@@ -224,3 +225,8 @@ def test_test_cells_are_read_from_their_grade_ids():
     verdicts = {"get_stats": {"status": "pass"}, "merge": {"status": "fail"}}
     assert cell_score(["get_stats", "merge"], verdicts, 6, {"get_stats": 1, "merge": 2}) == 2
     assert cell_score(["get_stats"], verdicts, 6, {"get_stats": 1}) == 6
+
+
+def test_doctests():
+    failures, tried = doctest.testmod(gradebook)
+    assert tried and not failures

@@ -386,6 +386,33 @@ def write_notebook(notebook, place, result, best, target, table, written):
             comment = answer_cell(answers, exercise)
             if comment is not None:
                 comment.manual_comment = verdict_line(exercise, verdicts[exercise], name)
+    cap_late_penalty(notebook)
+
+
+def cap_late_penalty(notebook):
+    """Keep nbgrader's late penalty within the notebook's new score, as nbgrader's own
+    AssignLatePenalties does: autograde worked the penalty out from the score it had then.
+
+    >>> from types import SimpleNamespace as Row
+    >>> notebook = Row(late_submission_penalty=2.0, grades=[Row(manual_score=1.0, auto_score=2.0, extra_credit=None)])
+    >>> cap_late_penalty(notebook); notebook.late_submission_penalty
+    1.0
+    """
+    penalty = notebook.late_submission_penalty
+    if penalty is None:
+        return
+    now = sum(grade_score(grade) for grade in notebook.grades)
+    if penalty > now:
+        notebook.late_submission_penalty = now
+
+
+def grade_score(grade):
+    """A grade row's score as nbgrader counts it (Grade.score): the manual score if set, else the
+    autograde score, plus extra credit; worked out here because the row is not saved yet."""
+    score = grade.manual_score if grade.manual_score is not None else grade.auto_score
+    if score is None:
+        return 0.0
+    return score + (grade.extra_credit or 0.0)
 
 
 def answer_cell(answers, exercise):
