@@ -180,8 +180,8 @@ def test_a_later_autograde_keeps_the_sandbox_scores(graded, nbgrader_env):
     assert score(exported(nbgrader_env, graded.root), student) == 1
     from nbgrader.api import Gradebook
 
-    with Gradebook(f"sqlite:///{graded.root / 'gradebook.db'}", "bpe-course") as gradebook:
-        grades = gradebook.find_submission_notebook("01_hex", ASSIGNMENT, student).grades
+    with Gradebook(f"sqlite:///{graded.root / 'gradebook.db'}", "bpe-course") as book:
+        grades = book.find_submission_notebook("01_hex", ASSIGNMENT, student).grades
         assert all(g.needs_manual_grade for g in grades), "a re-autograde should flag the cells for review"
 
 
