@@ -227,3 +227,19 @@ def test_the_class_benchmark_builds_its_class(tmp_path):
             cells = [{"source": c.source} for c in notebook.cells if c.cell_type == "code"]
             wrong = function_source([{"source": (LEARNERS / learner).read_text(encoding="utf-8")}], function)
             assert function_source(cells, function) == wrong != function_source(solution, function)
+
+
+def test_one_learners_workbooks_get_one_overall_line_not_a_class_table(tmp_path, bpe_grade):
+    """Self-study: several of one's own files end with the course total and a line per file; the
+    score table is for a class (a folder of students, or --csv / --feedback)."""
+    for name in ("01_hex.ipynb", "03_utf8.ipynb"):
+        shutil.copy(ROOT / "solutions" / name, tmp_path / name)
+    shutil.copy(LEARNERS / "bug_train_incremental_recount.py", tmp_path / "train_incremental_recount.py")
+    run = bpe_grade("01_hex.ipynb", "03_utf8.ipynb", "train_incremental_recount.py", cwd=tmp_path)
+    assert "Scores out of" not in run.stdout, run.stdout
+    assert "Overall: 3/4 exercises pass across 3 of 3 files" in run.stdout
+    assert "  01_hex.ipynb                  2/2 pass" in run.stdout
+    table_line = next(line for line in run.stdout.splitlines() if line.strip().startswith("train_incremental "))
+    assert table_line.split()[1] == "fail"  # a long name keeps its status in its column
+    classy = bpe_grade("01_hex.ipynb", "03_utf8.ipynb", "--csv", "c.csv", cwd=tmp_path)
+    assert "Scores out of" in classy.stdout and "Overall:" not in classy.stdout

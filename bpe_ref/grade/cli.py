@@ -25,6 +25,7 @@ from pathlib import Path
 
 from . import isolation
 from .classroom import Found, class_results, cores, find_class, is_class, print_scores, with_points, write_csv
+from .gradebook import open_gradebook, write_gradebook
 from .points import load_points
 from .submission import grade_file  # noqa: F401  (the public entry point, used by _grade)
 
@@ -60,6 +61,9 @@ def parse_args(argv):
                         help=f"submissions graded at once (default: every core, here {cores()})")
     parser.add_argument("--memory", type=int, default=2048, metavar="MB",
                         help="memory limit of each submission's sandbox (default 2048)")
+    parser.add_argument("--gradebook", metavar="URL_OR_PATH",
+                        help="write each notebook's scores into this nbgrader gradebook (gradebook.db, its "
+                             "course folder or a database URL), over nbgrader's own autograde scores")
     parser.add_argument("--no-isolation", action="store_true",
                         help="grade a class without bubblewrap's sandbox, accepting that a submission "
                              "can read and change what the grader's user can")
@@ -70,9 +74,11 @@ def parse_args(argv):
     try:
         options.found = find_class(options.paths)
         options.table = load_points(options.points)
+        if options.gradebook:
+            options.gradebook = open_gradebook(options.gradebook, [f.path for f in options.found])
     except ValueError as e:
         parser.error(str(e))
-    options.is_class = bool(options.csv or options.feedback) or is_class(options.paths)
+    options.is_class = bool(options.csv or options.feedback or options.gradebook) or is_class(options.paths)
     isolated, why = (False, "--no-isolation") if options.no_isolation else isolation.status()
     if not isolated and options.is_class and not options.no_isolation:
         parser.error(f"grading a class needs a sandbox per submission, and {why}; "
@@ -197,6 +203,8 @@ def main(argv=None):
 
         written = write_feedback(book, options.feedback)
         print(f"feedback: {written[0]} and {len(book.rows)} student pages in {written[-1].parent}", file=sys.stderr)
+    if options.gradebook and not write_gradebook(options.gradebook, results, options.table, sys.stderr):
+        return 2
     ok = all(r["passed"] for r in results) and any(r["exercises"] for r in results)
     return 0 if ok else 1
 
