@@ -18,6 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from .classroom import class_results, cores, find_submissions, print_scores, with_points, write_csv
 from .points import load_points
+from .similarity import similarity_sections
 from .submission import grade_file  # noqa: F401  (the public entry point, used by _grade)
 
 WIDTH = 16
@@ -39,6 +40,12 @@ def parse_args(argv):
                         help=f"submissions graded at once (default: every core, here {cores()})")
     parser.add_argument("--memory", type=int, default=2048, metavar="MB",
                         help="memory limit of each submission's process (default 2048)")
+    parser.add_argument("--similarity", nargs="?", const=True, metavar="CSV",
+                        help="also compare each exercise's code between students and with the course's solutions "
+                             "(read, never run): a CSV (default: beside --csv, in --feedback, or ./similarity.csv) "
+                             "and a section on the class page")
+    parser.add_argument("--similarity-threshold", type=float, metavar="SCORE",
+                        help="report pairs scoring at least this, from 0 to 1 (default 0.6)")
     options = parser.parse_args(argv)
     try:
         options.paths = find_submissions(options.paths)
@@ -47,6 +54,8 @@ def parse_args(argv):
         parser.error(str(e))
     if options.jobs < 1:
         parser.error(f"--jobs must be 1 or more, not {options.jobs}")
+    if options.similarity_threshold is not None and not 0 < options.similarity_threshold <= 1:
+        parser.error(f"--similarity-threshold must be above 0 and at most 1, not {options.similarity_threshold}")
     return options
 
 
@@ -100,10 +109,11 @@ def main(argv=None):
         print_scores(book, sys.stdout)
     if options.csv:
         write_csv(book, options.csv)
+    sections = similarity_sections(book, options) if options.similarity else []
     if options.feedback:
         from .feedback import write_feedback  # matplotlib: only when pages are wanted
 
-        written = write_feedback(book, options.feedback)
+        written = write_feedback(book, options.feedback, sections)
         print(f"feedback: {written[0]} and {len(book.rows)} student pages in {written[-1].parent}", file=sys.stderr)
     ok = all(r["passed"] for r in results) and any(r["exercises"] for r in results)
     return 0 if ok else 1

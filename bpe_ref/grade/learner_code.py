@@ -150,18 +150,19 @@ def exercise_parts(name):
     return list(exercise.uses) if exercise.uses else [name]
 
 
-def own_code(path, root=None, course_tokens=frozenset()):
+def own_code(path, root=None, course_tokens=frozenset(), stub_tokens=frozenset()):
     """{exercise: the learner's code for it, as text} for one file; Refused if the file is not read.
 
     `course_tokens` holds the normalized tokens (as tuples) of every function the course defines:
-    a helper identical to one of them is the course's, not the learner's.
+    a helper identical to one of them is the course's, not the learner's. `stub_tokens` holds the
+    stubs' and scaffolds' as handed out: an exercise still identical to one was not written.
     """
     path = Path(path)
     text = read_safely(path, root if root is not None else class_root(path))
-    return code_by_exercise(code_cells(text, path.suffix), course_tokens)
+    return code_by_exercise(code_cells(text, path.suffix), course_tokens, stub_tokens)
 
 
-def code_by_exercise(cells, course_tokens=frozenset()):
+def code_by_exercise(cells, course_tokens=frozenset(), stub_tokens=frozenset()):
     """{exercise: the learner's code for it} from code cells [(source, given names)]."""
     found = definitions(cells)
     out = {}
@@ -169,7 +170,7 @@ def code_by_exercise(cells, course_tokens=frozenset()):
         parts = exercise_parts(name)
         if not all(part in found and not found[part][2] for part in parts):
             continue
-        if any(is_stub(found[part][0]) for part in parts):
+        if any(is_stub(found[part][0]) or course_made(found[part][0], stub_tokens) for part in parts):
             continue
         chosen = helpers(found, parts, course_tokens)
         out[name] = "\n\n".join(found[part][0] for part in chosen)

@@ -25,14 +25,13 @@ square of the class.
 import csv
 import json
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from .exercises import REGISTRY
 from .fingerprint import fingerprints, normalize
-from .learner_code import Refused, definitions, exercise_parts, is_stub, own_code
+from .learner_code import Refused, code_cells, definitions, exercise_parts, is_stub, own_code
 
 THRESHOLD = 0.6  # report a pair or a solution match at or above this score (see docs/instructors.md)
 MIN_TOKENS = 50  # shorter code: independent answers look alike, so it is left out
@@ -94,37 +93,45 @@ class Course:
     """The course's versions of every exercise: stubs (shared by everyone, so not evidence) and solutions."""
 
     def __init__(self, root=COURSE_ROOT):
-        self.stubs, self.solutions, self.tokens = {}, {}, set()
+        self.stubs, self.solutions, self.tokens, self.stub_tokens = {}, {}, set(), set()
         for label, defined in course_files(Path(root)):
-            for name, (source, _, _) in defined.items():
-                self.add(label, name, source)
+            for name, (source, _, given) in defined.items():
+                self.add(label, name, source, scaffold=label.startswith("notebooks/") and not given)
 
-    def add(self, label, name, source):
+    def add(self, label, name, source, scaffold=False):
+        """Take in one course definition: a stub (or a learner workbook's scaffold) or a solution."""
         try:
             code = normalize(source)
         except SyntaxError:
             return
         self.tokens.add(tuple(code.tokens))
         for exercise in (n for n in REGISTRY if name in exercise_parts(n)):
-            if is_stub(source):
+            if scaffold or is_stub(source):
                 self.stubs.setdefault(exercise, set()).update(fingerprints(code))
-            elif exercise_parts(exercise) == [name]:
-                self.solutions.setdefault(exercise, []).append(piece(label, label, source, code))
+                self.stub_tokens.add(tuple(code.tokens))
+            elif exercise_parts(exercise) == [name] and not self.known(exercise, code):
+                self.solutions.setdefault(exercise, []).append(piece("the course", label, source, code))
+
+    def known(self, exercise, code):
+        """Whether this exercise already has a course version with these very tokens (kept once)."""
+        return any(s.tokens == len(code.tokens) and s.prints.keys() == fingerprints(code).keys()
+                   for s in self.solutions.get(exercise, []))
 
     def stub_prints(self, exercise):
         return self.stubs.get(exercise, set())
 
 
 def course_files(root):
-    """(label, definitions) for the course's workbooks (learner and solution) and bpe_ref's references."""
-    for folder in ("notebooks", "solutions"):
+    """(label, definitions) for the course's code: solutions first (the name a match shows), then
+    bpe_ref's references, then the learner workbooks (their stubs and given helpers)."""
+    for folder in ("solutions", None, "notebooks"):
+        if folder is None:
+            package = Path(__file__).resolve().parent.parent
+            for name in REFERENCE_FILES:
+                yield f"bpe_ref/{name}", definitions([((package / name).read_text(encoding="utf-8"), [])])
+            continue
         for path in sorted((root / folder).glob("*.ipynb")):
-            cells = [("".join(c["source"]) if isinstance(c["source"], list) else c["source"], [])
-                     for c in json.loads(path.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code"]
-            yield f"{folder}/{path.name}", definitions(cells)
-    package = Path(__file__).resolve().parent.parent
-    for name in REFERENCE_FILES:
-        yield f"bpe_ref/{name}", definitions([((package / name).read_text(encoding="utf-8"), [])])
+            yield f"{folder}/{path.name}", definitions(code_cells(path.read_text(encoding="utf-8"), ".ipynb"))
 
 
 def piece(student, file, text, code=None):
@@ -146,7 +153,7 @@ def class_pieces(book, course):
         found = {}
         for path in row.files:
             try:
-                for name, text in own_code(path, course_tokens=course.tokens).items():
+                for name, text in own_code(path, course_tokens=course.tokens, stub_tokens=course.stub_tokens).items():
                     found.setdefault(name, {})[path] = text
             except Refused as e:
                 refused.append(f"{row.name}: {e}")
@@ -204,6 +211,7 @@ def scored(name, a, b, prints_a, prints_b, solution=False):
 
 def student_matches(name, pieces, ignored, threshold):
     """Every two students whose fingerprints beyond `ignored` (stub and course code) match at or above threshold."""
+    import numpy as np  # only when a report is asked for: bpe-grade starts without it
     own = [frozenset(set(p.prints) - ignored) for p in pieces]
     groups = {}
     for i, prints in enumerate(own):
@@ -233,6 +241,8 @@ def overlap_matrix(keys):
     for g, prints in enumerate(keys):
         for fp in prints:
             index.setdefault(fp, []).append(g)
+    import numpy as np
+
     shared = np.zeros((len(keys), len(keys)), dtype=np.int32)
     for holders in index.values():
         if len(holders) > 1:
@@ -300,6 +310,26 @@ def summary_lines(report):
                      f"{len(e.solution)} like the course's solution")
     lines += [f"  not read: {line}" for line in report.refused]
     return lines
+
+
+def similarity_sections(book, options, out=None):
+    """bpe-grade --similarity after grading: the report, its CSV and a summary on `out` (stderr, so
+    that --json stays JSON); returns the class page's section (a list of one HTML string, empty
+    without --feedback)."""
+    out = out or sys.stderr
+    threshold = options.similarity_threshold or THRESHOLD
+    report = similarity_report(book, threshold)
+    path = options.similarity if isinstance(options.similarity, str) else default_csv_path(options)
+    if os.path.dirname(path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+    write_similarity_csv(report, path)
+    print("\n".join(summary_lines(report)), file=out)
+    print(f"similarity: {report.flagged} matches in {path}", file=out)
+    if not options.feedback:
+        return []
+    from .similarity_page import similarity_section
+
+    return [similarity_section(report)]
 
 
 def default_csv_path(options):

@@ -1,0 +1,276 @@
+"""The similarity report (issue 24): learner code read statically, compared per exercise, reported
+to the instructor only. Nothing here runs a submission, except the one end-to-end bpe-grade run."""
+
+import csv
+import os
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from bpe_ref.grade import similarity
+from bpe_ref.grade.classroom import class_results
+from bpe_ref.grade.disguise import disguise
+from bpe_ref.grade.exercises import REGISTRY
+from bpe_ref.grade.feedback import write_feedback
+from bpe_ref.grade.fingerprint import normalize
+from bpe_ref.grade.learner_code import Refused, own_code, read_safely
+from bpe_ref.grade.points import DEFAULT_POINTS
+from bpe_ref.grade.similarity import Course, compare_exercise, piece, similarity_report, write_similarity_csv
+from bpe_ref.grade.similarity_labels import EXERCISES, evaluate
+from bpe_ref.grade.similarity_page import similarity_section
+from bpe_ref.grade.source import function_source
+
+ROOT = Path(__file__).resolve().parent.parent
+AUTHORS = ROOT / "tests" / "data" / "similarity" / "independent"
+WORKBOOK = {"get_stats": "04_naive_bpe", "merge": "04_naive_bpe", "train": "04_naive_bpe",
+            "build_vocab": "05_decoding", "decode": "05_decoding", "encode": "06_encoding"}
+
+
+@pytest.fixture(scope="module")
+def course():
+    return Course()
+
+
+def author(name):
+    return (AUTHORS / f"{name}.py").read_text(encoding="utf-8")
+
+
+def notebook_with(workbook, code):
+    """The course's learner notebook with each stub replaced by the function of that name in `code`
+    (and the rest of `code`, helpers, added in a cell of its own)."""
+    notebook = nbformat.read(ROOT / "notebooks" / f"{workbook}.ipynb", as_version=4)
+    used = set()
+    for cell in notebook.cells:
+        if cell.cell_type != "code" or cell.metadata.get("bpe_course", {}).get("given"):
+            continue
+        for name in REGISTRY:
+            stub = function_source([{"source": cell.source}], name)
+            mine = function_source([{"source": code}], name)
+            if stub and mine and "NotImplementedError" in stub:
+                cell.source = cell.source.replace(stub, mine)
+                used.add(name)
+    notebook.cells.append(nbformat.v4.new_code_cell(code))  # learners keep scratch cells: the last def wins
+    return notebook
+
+
+def write_student(folder, student, code, workbooks=("04_naive_bpe", "05_decoding", "06_encoding")):
+    """folder/student/<workbook>.ipynb for each workbook, holding `code`; returns the paths."""
+    paths = []
+    for workbook in workbooks:
+        path = folder / student / f"{workbook}.ipynb"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        nbformat.write(notebook_with(workbook, code), path)
+        paths.append(path)
+    return paths
+
+
+def ungraded_book(paths):
+    return class_results([{"path": str(p), "exercises": {}, "notes": []} for p in paths], DEFAULT_POINTS)
+
+
+# ---------------------------------------------------------------------------- normalizing
+
+
+def test_renaming_layout_comments_and_docstrings_leave_the_tokens_unchanged():
+    code = author("dana")
+    disguised = disguise(code, seed=4, keep=REGISTRY, kinds=("rename", "reformat", "comments"))
+    assert disguised != code
+    assert normalize(disguised).tokens == normalize(code).tokens
+
+
+def test_builtins_and_their_methods_stay_while_own_names_go():
+    tokens = normalize("def f(xs):\n    return sorted(xs.items(), key=len)\n").tokens
+    assert "sorted" in tokens and ".items" in tokens and "len" in tokens
+    assert "xs" not in tokens and "f" not in tokens
+
+
+# ---------------------------------------------------------------------------- the labelled set
+
+
+def test_labelled_set_precision_and_recall_per_length(course):
+    """The figures docs/instructors.md reports, at the default threshold: long and medium code is
+    found, and short code is left out rather than guessed at."""
+    counts = evaluate(similarity.THRESHOLD, course)
+    short, medium, long = (counts[("students", band)] for band in
+                           ("short (< 50 tokens)", "medium (50-99)", "long (100 or more)"))
+    assert short.tp + short.fp == 0 and short.tp + short.fn > 0  # short pairs exist and none is flagged
+    assert medium.precision >= 0.85 and medium.recall >= 0.85, medium
+    assert long.precision >= 0.95 and long.recall >= 0.9, long
+    solution = counts[("solution", "medium (50-99)")]
+    assert solution.recall == 1 and solution.precision >= 0.9, solution
+    unfiltered = evaluate(similarity.THRESHOLD, course, min_tokens=0)[("students", "short (< 50 tokens)")]
+    assert unfiltered.precision < medium.precision - 0.15  # why short code is left out
+
+
+def test_the_index_finds_what_comparing_every_pair_finds(course):
+    """student_matches counts overlaps through an inverted index; brute force must agree."""
+    from bpe_ref.grade.similarity_labels import labelled_class
+
+    students = labelled_class(course)
+    for exercise in ("merge", "train"):
+        pieces = [piece(s.name, s.name, s.code[exercise]) for s in students if exercise in s.code]
+        pieces = [p for p in pieces if p.tokens >= similarity.MIN_TOKENS]
+        ignored = course.stub_prints(exercise) | set().union(*(s.prints for s in course.solutions[exercise]))
+        found = {frozenset((m.a.student, m.b.student)): m.score
+                 for m in similarity.student_matches(exercise, pieces, ignored, 0.6)}
+        expected = {}
+        for i, a in enumerate(pieces):
+            for b in pieces[i + 1:]:
+                own_a, own_b = set(a.prints) - ignored, set(b.prints) - ignored
+                if min(len(own_a), len(own_b)) >= similarity.MIN_OWN:
+                    score = len(own_a & own_b) / min(len(own_a), len(own_b))
+                    if score >= 0.6:
+                        expected[frozenset((a.student, b.student))] = score
+        assert found.keys() == expected.keys() and expected
+        assert all(abs(found[k] - expected[k]) < 1e-9 for k in expected)
+
+
+# ---------------------------------------------------------------------------- whose code is read
+
+
+def test_only_the_learners_own_code_is_taken(tmp_path, course):
+    """Stubs left as handed out, given helpers and the course's demos are not the learner's;
+    a helper of their own that an exercise calls is."""
+    untouched = tmp_path / "submissions" / "ann" / "06_encoding.ipynb"
+    untouched.parent.mkdir(parents=True)
+    nbformat.write(nbformat.read(ROOT / "notebooks" / "06_encoding.ipynb", as_version=4), untouched)
+    assert own_code(untouched, course_tokens=course.tokens, stub_tokens=course.stub_tokens) == {}
+    scaffold = tmp_path / "submissions" / "ann" / "10_fast_bpe.ipynb"
+    nbformat.write(nbformat.read(ROOT / "notebooks" / "10_fast_bpe.ipynb", as_version=4), scaffold)
+    assert own_code(scaffold, course_tokens=course.tokens, stub_tokens=course.stub_tokens) == {}
+
+    encode = function_source([{"source": author("goran")}], "encode")
+    code = "def _rank(merges, pair):\n    return merges.get(pair, 10 ** 9)\n\n\n" + encode.replace(
+        "rank, pair = min(ranked)", "rank, pair = min(ranked, key=lambda r: _rank(merges, r[1]))")
+    [path] = write_student(tmp_path / "submissions", "bob", code, workbooks=("06_encoding",))
+    found = own_code(path, course_tokens=course.tokens, stub_tokens=course.stub_tokens)
+    assert set(found) == {"encode"}  # 06 gives get_stats and merge: not bob's
+    assert "def _rank" in found["encode"] and "def trace" not in found["encode"]
+
+
+def test_links_and_paths_outside_the_class_are_not_read(tmp_path, course):
+    secret = tmp_path / "secret.py"
+    secret.write_text(author("dana"), encoding="utf-8")
+    student = tmp_path / "class" / "submissions" / "eve"
+    student.mkdir(parents=True)
+    (student / "04_naive_bpe.py").symlink_to(secret)
+    (tmp_path / "class" / "submissions" / "mal").symlink_to(tmp_path, target_is_directory=True)
+    for path in (student / "04_naive_bpe.py", tmp_path / "class" / "submissions" / "mal" / "secret.py"):
+        with pytest.raises(Refused, match="link"):
+            read_safely(path, tmp_path / "class" / "submissions")
+    with pytest.raises(Refused, match="outside"):
+        read_safely(secret, tmp_path / "class" / "submissions")
+    report = similarity_report(ungraded_book([student / "04_naive_bpe.py"]), course=course)
+    assert report.exercises == [] and "link" in report.refused[0] and report.refused[0].startswith("eve:")
+
+
+# ---------------------------------------------------------------------------- a class
+
+
+@pytest.fixture(scope="module")
+def nbgrader_class(tmp_path_factory, course):
+    """nbgrader's submitted/<student>/ps1/: ann and ben share one notebook under different variable
+    names (and layout, comments, order and dead code), cat and dan wrote their own, eli pasted the
+    course's solution, and fay handed in the notebooks untouched."""
+    root = tmp_path_factory.mktemp("course") / "submitted"
+    shared = author("goran")
+    code = {"ann": shared, "ben": disguise(shared, seed=7, keep=REGISTRY), "cat": author("emeka"),
+            "dan": author("farah")}
+    paths = []
+    for student, text in code.items():
+        paths += write_student(root / student, "ps1", text)
+    for student, folder in (("eli", "solutions"), ("fay", "notebooks")):
+        for workbook in ("04_naive_bpe", "05_decoding", "06_encoding"):
+            path = root / student / "ps1" / f"{workbook}.ipynb"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            nbformat.write(nbformat.read(ROOT / folder / f"{workbook}.ipynb", as_version=4), path)
+            paths.append(path)
+    book = ungraded_book(paths)
+    return book, similarity_report(book, course=course)
+
+
+def test_a_shared_notebook_under_other_names_is_found(nbgrader_class):
+    book, report = nbgrader_class
+    assert {row.name for row in book.rows} == {"ann", "ben", "cat", "dan", "eli", "fay"}
+    by_name = {e.name: e for e in report.exercises}
+    for exercise in ("merge", "train", "encode"):
+        pairs = {frozenset((m.a.student, m.b.student)) for m in by_name[exercise].matches}
+        assert pairs == {frozenset(("ann", "ben"))}, exercise
+        assert by_name[exercise].clusters == [["ann", "ben"]]
+        [match] = by_name[exercise].matches
+        assert match.score >= report.threshold
+
+
+def test_the_solution_is_flagged_apart_and_untouched_notebooks_are_not_compared(nbgrader_class):
+    _, report = nbgrader_class
+    by_name = {e.name: e for e in report.exercises}
+    for exercise in ("merge", "train", "encode"):
+        assert [m.a.student for m in by_name[exercise].solution] == ["eli"]
+        assert by_name[exercise].solution[0].b.file.startswith("solutions/")
+        assert "eli" not in {m.a.student for m in by_name[exercise].matches}
+    assert all(e.pieces == 5 for e in report.exercises)  # fay's untouched stubs are not code of hers
+    short = by_name["get_stats"]
+    assert short.short >= 3 and not short.matches  # too short to tell apart: left out, counted
+
+
+def test_csv_and_class_page_but_nothing_on_a_students_page(nbgrader_class, tmp_path):
+    book, report = nbgrader_class
+    write_similarity_csv(report, tmp_path / "similarity.csv")
+    with open(tmp_path / "similarity.csv", encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    students = [r for r in rows if r["kind"] == "students"]
+    assert {(r["exercise"], r["student_a"], r["student_b"]) for r in students} >= {("train", "ann", "ben")}
+    assert all(float(r["score"]) >= report.threshold for r in rows)
+    assert {r["student_a"] for r in rows if r["kind"] == "solution"} == {"eli"}
+
+    written = write_feedback(book, tmp_path / "feedback", [similarity_section(report)])
+    page = written[0].read_text(encoding="utf-8")
+    assert "a reason to look, not a verdict" in page and "Like the course's own solution" in page
+    assert page.count('class="sbs"') == len(report.exercises[0].matches) + sum(
+        len(e.matches) + len(e.solution) for e in report.exercises[1:])
+    assert '<span class="same">' in page
+    pages = sorted((tmp_path / "feedback" / "students").glob("*.html"))
+    assert len(pages) == 6
+    for student_page in pages:
+        text = student_page.read_text(encoding="utf-8").lower()
+        assert "similar" not in text and "reason to look" not in text and 'class="sbs"' not in text
+    assert "ben" not in (tmp_path / "feedback" / "students" / "ann.html").read_text(encoding="utf-8")
+
+
+def test_code_is_escaped_on_the_class_page(tmp_path, course):
+    hostile = author("goran").replace("return table", "return table  # </pre><script>alert(1)</script>")
+    paths = []
+    for student, code in (("<b>x</b>", hostile), ("y", disguise(hostile, seed=3, keep=REGISTRY,
+                                                               kinds=("rename",)) + "\n# </pre><script>\n")):
+        paths += write_student(tmp_path / "submissions", student, code, workbooks=("04_naive_bpe",))
+    report = similarity_report(ungraded_book(paths), course=course)
+    section = similarity_section(report)
+    assert "<script>" not in section and "<b>x</b>" not in section and "&lt;b&gt;x&lt;/b&gt;" in section
+
+
+def test_bpe_grade_similarity_end_to_end(tmp_path, monkeypatch, capsys):
+    """The real command: grade, then --similarity writes its CSV beside --csv and a section in --feedback."""
+    from bpe_ref.grade.cli import main
+
+    shared = author("goran")
+    for student, text in (("ann", shared), ("ben", disguise(shared, seed=11, keep=REGISTRY))):
+        path = tmp_path / "submissions" / student / "solution.py"
+        path.parent.mkdir(parents=True)
+        path.write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    status = main(["submissions", "--csv", "class.csv", "--feedback", "feedback", "--similarity", "--jobs", "2"])
+    err = capsys.readouterr().err
+    assert status == 0 and "a reason to look, not a verdict" in err
+    rows = list(csv.DictReader(open(tmp_path / "class-similarity.csv", encoding="utf-8", newline="")))
+    assert {(r["exercise"], r["student_a"], r["student_b"]) for r in rows} >= {("train", "ann", "ben")}
+    assert "Similar code" in (tmp_path / "feedback" / "index.html").read_text(encoding="utf-8")
+    assert "Similar code" not in (tmp_path / "feedback" / "students" / "ann.html").read_text(encoding="utf-8")
+
+
+def test_threshold_out_of_range_is_one_clear_error(capsys):
+    from bpe_ref.grade.cli import parse_args
+
+    with pytest.raises(SystemExit):
+        parse_args([str(ROOT / "solutions" / "04_naive_bpe.ipynb"), "--similarity", "--similarity-threshold", "2"])
+    assert "--similarity-threshold must be above 0 and at most 1, not 2.0" in capsys.readouterr().err
