@@ -135,16 +135,16 @@ def test_only_the_learners_own_code_is_taken(tmp_path, course):
     untouched = tmp_path / "submissions" / "ann" / "06_encoding.ipynb"
     untouched.parent.mkdir(parents=True)
     nbformat.write(nbformat.read(ROOT / "notebooks" / "06_encoding.ipynb", as_version=4), untouched)
-    assert own_code(untouched, course_tokens=course.tokens, stub_tokens=course.stub_tokens) == {}
+    assert own_code(untouched, course_tokens=course.tokens, stubs=course.stub_texts) == {}
     scaffold = tmp_path / "submissions" / "ann" / "10_fast_bpe.ipynb"
     nbformat.write(nbformat.read(ROOT / "notebooks" / "10_fast_bpe.ipynb", as_version=4), scaffold)
-    assert own_code(scaffold, course_tokens=course.tokens, stub_tokens=course.stub_tokens) == {}
+    assert own_code(scaffold, course_tokens=course.tokens, stubs=course.stub_texts) == {}
 
     encode = function_source([{"source": author("goran")}], "encode")
     code = "def _rank(merges, pair):\n    return merges.get(pair, 10 ** 9)\n\n\n" + encode.replace(
         "rank, pair = min(ranked)", "rank, pair = min(ranked, key=lambda r: _rank(merges, r[1]))")
     [path] = write_student(tmp_path / "submissions", "bob", code, workbooks=("06_encoding",))
-    found = own_code(path, course_tokens=course.tokens, stub_tokens=course.stub_tokens)
+    found = own_code(path, course_tokens=course.tokens, stubs=course.stub_texts)
     assert set(found) == {"encode"}  # 06 gives get_stats and merge: not bob's
     assert "def _rank" in found["encode"] and "def trace" not in found["encode"]
 

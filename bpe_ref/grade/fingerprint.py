@@ -43,8 +43,13 @@ class Code:
 
 def normalize(text):
     """The normalized tokens of `text` (Python source); a SyntaxError if it does not parse."""
+    return normalize_tree(ast.parse(text).body, text)
+
+
+def normalize_tree(nodes, text=""):
+    """The normalized tokens of statements already parsed (line numbers as in their own source)."""
     code = Code(text)
-    for node in ast.parse(text).body:
+    for node in nodes:
         visit(node, code, 1)
     return code
 

@@ -15,14 +15,17 @@ symlink, a path that leaves the folder or a file over MAX_BYTES is refused with 
 import ast
 import json
 import os
+import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from .exercises import REGISTRY
-from .fingerprint import normalize
+from .fingerprint import normalize_tree
 from .source import given_names, ipython_to_python
 
 MAX_BYTES = 20 * 1024 * 1024  # a notebook full of pictures is a few MB; anything bigger is not code
 STUB_BODIES = (ast.Pass, ast.Raise)  # what an untouched stub holds besides its docstring
+SCAN_RE = re.compile(r"^(?:async\s+def|def|class)\s+([A-Za-z_]\w*)|^([A-Za-z_]\w*)\s*(?::[^=\n]*)?=", re.MULTILINE)
 
 
 class Refused(Exception):
@@ -88,19 +91,84 @@ def code_cells(text, suffix):
 # ---------------------------------------------------------------------------- what a file defines
 
 
-def definitions(cells):
-    """{name: (source, names it refers to, given)} for each top-level def, class or `name = ...`;
-    the last definition of a name wins, as when the notebook is run top to bottom."""
+@dataclass
+class Definition:
+    """One top-level def, class or `name = ...`: its whole lines, the names it uses, whether it is given."""
+
+    source: str
+    node: ast.AST
+    given: bool
+
+    @property
+    def refers_to(self):
+        return {n.id for n in ast.walk(self.node) if isinstance(n, ast.Name)}
+
+    @property
+    def tokens(self):
+        """The normalized tokens, as a tuple (computed once)."""
+        if "_tokens" not in self.__dict__:
+            self._tokens = tuple(normalize_tree([self.node]).tokens)
+        return self._tokens
+
+
+class Definitions:
+    """What a file's cells define at top level; the last definition of a name wins, as when the
+    notebook runs top to bottom. A cell is parsed only when a name it defines is asked for (a quick
+    scan finds which names each cell defines), as most cells hold the course's demos."""
+
+    def __init__(self, cells):
+        self.cells, self.where, self.parsed = cells, {}, {}
+        for number, (source, _) in enumerate(cells):
+            for name in scan_names(source):
+                self.where[name] = number
+
+    def __contains__(self, name):
+        return self.get(name) is not None
+
+    @property
+    def order(self):
+        return list(self.where)
+
+    def get(self, name):
+        number = self.where.get(name)
+        return None if number is None else self.cell(number).get(name)
+
+    def cell(self, number):
+        if number not in self.parsed:
+            source, given = self.cells[number]
+            self.parsed[number] = cell_definitions(source, given)
+        return self.parsed[number]
+
+    def items(self):
+        for name in self.where:
+            found = self.get(name)
+            if found is not None:
+                yield name, found
+
+
+def scan_names(source):
+    """Names a cell seems to define at top level (def, class, NAME =), from its text: a superset is fine."""
+    return [m.group(1) or m.group(2) for m in SCAN_RE.finditer(source)]
+
+
+def cell_definitions(source, given):
+    """{name: Definition} for one cell (the last one of each name)."""
+    tree = parse(source)
+    if tree is None:
+        return {}
+    lines = tree.source.splitlines()
     found = {}
-    for source, given in cells:
-        tree = parse(source)
-        if tree is None:
-            continue
-        source = tree.source
-        for node in tree.body:
-            for name in defined_names(node):
-                found[name] = (ast.get_source_segment(source, node) or "", referred_names(node), name in given)
+    for node in tree.body:
+        for name in defined_names(node):
+            first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+            text = "\n".join(lines[first - 1:node.end_lineno])
+            found[name] = Definition(text, node, name in given)
     return found
+
+
+def definitions(cells):
+    """{name: Definition} for every top-level definition in the cells."""
+    return dict(Definitions(cells).items())
 
 
 def parse(source):
@@ -125,19 +193,13 @@ def defined_names(node):
     return []
 
 
-def referred_names(node):
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-
-
-def is_stub(source):
+def is_stub(node):
     """A function still as the course handed it out: its body only a docstring, `pass`, `...` or a raise."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
+    if isinstance(node, ast.Module):
+        node = node.body[0] if len(node.body) == 1 else None
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
-    if len(tree.body) != 1 or not isinstance(tree.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return False
-    body = [s for s in tree.body[0].body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
     return all(isinstance(s, STUB_BODIES) for s in body)
 
 
@@ -150,30 +212,35 @@ def exercise_parts(name):
     return list(exercise.uses) if exercise.uses else [name]
 
 
-def own_code(path, root=None, course_tokens=frozenset(), stub_tokens=frozenset()):
+def own_code(path, root=None, course_tokens=frozenset(), stubs=frozenset()):
     """{exercise: the learner's code for it, as text} for one file; Refused if the file is not read.
 
     `course_tokens` holds the normalized tokens (as tuples) of every function the course defines:
-    a helper identical to one of them is the course's, not the learner's. `stub_tokens` holds the
-    stubs' and scaffolds' as handed out: an exercise still identical to one was not written.
+    a helper identical to one of them is the course's, not the learner's. `stubs` holds the stubs
+    and scaffolds as handed out (as stub_key gives them): an exercise still one of them was not written.
     """
     path = Path(path)
     text = read_safely(path, root if root is not None else class_root(path))
-    return code_by_exercise(code_cells(text, path.suffix), course_tokens, stub_tokens)
+    return code_by_exercise(code_cells(text, path.suffix), course_tokens, stubs)
 
 
-def code_by_exercise(cells, course_tokens=frozenset(), stub_tokens=frozenset()):
+def stub_key(source):
+    """A definition's text with its layout ignored: how an untouched stub is recognised."""
+    return " ".join(source.split())
+
+
+def code_by_exercise(cells, course_tokens=frozenset(), stubs=frozenset()):
     """{exercise: the learner's code for it} from code cells [(source, given names)]."""
-    found = definitions(cells)
+    found = Definitions(cells)
     out = {}
     for name in REGISTRY:
-        parts = exercise_parts(name)
-        if not all(part in found and not found[part][2] for part in parts):
+        parts = [found.get(part) for part in exercise_parts(name)]
+        if any(part is None or part.given for part in parts):
             continue
-        if any(is_stub(found[part][0]) or course_made(found[part][0], stub_tokens) for part in parts):
+        if any(is_stub(part.node) or stub_key(part.source) in stubs for part in parts):
             continue
-        chosen = helpers(found, parts, course_tokens)
-        out[name] = "\n\n".join(found[part][0] for part in chosen)
+        chosen = helpers(found, exercise_parts(name), course_tokens)
+        out[name] = "\n\n".join(found.get(part).source for part in chosen)
     return out
 
 
@@ -182,19 +249,13 @@ def helpers(found, parts, course_tokens):
     file's order; other exercises, given cells and the course's own code are not followed."""
     chosen, todo = list(parts), list(parts)
     while todo:
-        for name in sorted(found[todo.pop()][1]):
-            if name in chosen or name not in found or name in REGISTRY or found[name][2]:
+        for name in sorted(found.get(todo.pop()).refers_to):
+            if name in chosen or name in REGISTRY:
                 continue
-            if course_made(found[name][0], course_tokens):
+            helper = found.get(name)
+            if helper is None or helper.given or helper.tokens in course_tokens:
                 continue
             chosen.append(name)
             todo.append(name)
-    order = list(found)
+    order = found.order
     return list(parts) + sorted(chosen[len(parts):], key=order.index)
-
-
-def course_made(source, course_tokens):
-    try:
-        return tuple(normalize(source).tokens) in course_tokens
-    except SyntaxError:
-        return False

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from .exercises import REGISTRY
 from .fingerprint import fingerprints, normalize
-from .learner_code import Refused, code_cells, definitions, exercise_parts, is_stub, own_code
+from .learner_code import Refused, code_cells, definitions, exercise_parts, is_stub, own_code, stub_key
 
 THRESHOLD = 0.6  # report a pair or a solution match at or above this score (see docs/instructors.md)
 MIN_TOKENS = 50  # shorter code: independent answers look alike, so it is left out
@@ -93,22 +93,23 @@ class Course:
     """The course's versions of every exercise: stubs (shared by everyone, so not evidence) and solutions."""
 
     def __init__(self, root=COURSE_ROOT):
-        self.stubs, self.solutions, self.tokens, self.stub_tokens = {}, {}, set(), set()
+        self.stubs, self.solutions, self.tokens, self.stub_texts = {}, {}, set(), set()
         for label, defined in course_files(Path(root)):
-            for name, (source, _, given) in defined.items():
-                self.add(label, name, source, scaffold=label.startswith("notebooks/") and not given)
+            for name, found in defined.items():
+                self.add(label, name, found, scaffold=label.startswith("notebooks/") and not found.given)
 
-    def add(self, label, name, source, scaffold=False):
+    def add(self, label, name, found, scaffold=False):
         """Take in one course definition: a stub (or a learner workbook's scaffold) or a solution."""
+        source = found.source
         try:
-            code = normalize(source)
+            code = normalize(source)  # parsed again on its own, so that its line numbers are its own
         except SyntaxError:
             return
-        self.tokens.add(tuple(code.tokens))
+        self.tokens.add(found.tokens)
         for exercise in (n for n in REGISTRY if name in exercise_parts(n)):
-            if scaffold or is_stub(source):
+            if scaffold or is_stub(found.node):
                 self.stubs.setdefault(exercise, set()).update(fingerprints(code))
-                self.stub_tokens.add(tuple(code.tokens))
+                self.stub_texts.add(stub_key(source))
             elif exercise_parts(exercise) == [name] and not self.known(exercise, code):
                 self.solutions.setdefault(exercise, []).append(piece("the course", label, source, code))
 
@@ -153,7 +154,7 @@ def class_pieces(book, course):
         found = {}
         for path in row.files:
             try:
-                for name, text in own_code(path, course_tokens=course.tokens, stub_tokens=course.stub_tokens).items():
+                for name, text in own_code(path, course_tokens=course.tokens, stubs=course.stub_texts).items():
                     found.setdefault(name, {})[path] = text
             except Refused as e:
                 refused.append(f"{row.name}: {e}")

@@ -51,7 +51,7 @@ class Student:
 
 def read_code(path, course):
     return code_by_exercise(code_cells(path.read_text(encoding="utf-8"), path.suffix), course.tokens,
-                            course.stub_tokens)
+                            course.stub_texts)
 
 
 def authors(course):
