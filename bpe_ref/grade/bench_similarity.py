@@ -9,7 +9,8 @@ distinct pieces of code per exercise, which flatters any method that groups iden
 each size is also run with every student's functions disguised by a seed of their own
 (disguise.py: renamed, reformatted, reordered, comments and dead code), so that no two students
 hand in the same text. The report is made in this process, as bpe-grade --similarity makes it
-after grading (grading itself is not timed here: bench_class measures it); nothing is run.
+after grading, with its CSV and class-page section (grading itself is not timed here:
+bench_class measures it); nothing is run.
 """
 
 import argparse
@@ -25,7 +26,8 @@ from .classroom import class_results
 from .disguise import disguise
 from .exercises import REGISTRY
 from .points import DEFAULT_POINTS
-from .similarity import Course, similarity_report
+from .similarity import Course, similarity_report, write_similarity_csv
+from .similarity_page import similarity_section
 from .source import function_source
 
 
@@ -58,8 +60,9 @@ def measure(students, disguised):
             disguise_class(folder)
         book = ungraded_book(folder)
         start = time.perf_counter()
-        course = Course()
-        report = similarity_report(book, course=course)
+        report = similarity_report(book, course=Course())
+        write_similarity_csv(report, folder / "similarity.csv")
+        page = similarity_section(report)
         seconds = time.perf_counter() - start
     pieces = sum(e.pieces for e in report.exercises)
     pairs = sum(len(e.matches) for e in report.exercises)
@@ -68,7 +71,7 @@ def measure(students, disguised):
     kind = "disguised, every student's code distinct" if disguised else "as generated"
     print(f"{students:>5} students x 3 notebooks ({kind}): {seconds:5.1f} s; "
           f"{pieces} pieces of code; {pairs} student pairs (largest group {largest}), "
-          f"{solution} like the solution")
+          f"{solution} like the solution; class-page section {len(page) // 1024} KB")
     return seconds
 
 

@@ -36,6 +36,7 @@ from .learner_code import Refused, code_cells, definitions, exercise_parts, is_s
 THRESHOLD = 0.6  # report a pair or a solution match at or above this score (see docs/instructors.md)
 MIN_TOKENS = 50  # shorter code: independent answers look alike, so it is left out
 MIN_OWN = 8  # two students are compared only on this many fingerprints each, at least, beyond the course's
+COMMON = (10, 0.1)  # a fingerprint in more than 10 distinct pieces and 10 % of them is common code
 COURSE_ROOT = Path(__file__).resolve().parent.parent.parent
 REFERENCE_FILES = ("naive.py", "codepoints.py", "hexadecimal.py", "utf8.py")  # bpe_ref's own versions
 
@@ -214,6 +215,8 @@ def student_matches(name, pieces, ignored, threshold):
     """Every two students whose fingerprints beyond `ignored` (stub and course code) match at or above threshold."""
     import numpy as np  # only when a report is asked for: bpe-grade starts without it
     own = [frozenset(set(p.prints) - ignored) for p in pieces]
+    common = common_prints(set(own))
+    own = [prints - common for prints in own]
     groups = {}
     for i, prints in enumerate(own):
         if len(prints) >= MIN_OWN:
@@ -234,6 +237,18 @@ def student_matches(name, pieces, ignored, threshold):
             for j in groups[keys[h]]:
                 matches.append(Match(name, pieces[i], pieces[j], float(scores[g, h]), a_in_b, b_in_a))
     return matches
+
+
+def common_prints(variants):
+    """Fingerprints found in more of the distinct variants of an exercise than COMMON allows: what
+    many students write (MOSS ignores a passage found in more than 10 programs), not a link
+    between two. Students who hand in the same code are one variant, so a copied piece stays."""
+    limit = max(COMMON[0], COMMON[1] * len(variants))
+    counts = {}
+    for prints in variants:
+        for fp in prints:
+            counts[fp] = counts.get(fp, 0) + 1
+    return {fp for fp, n in counts.items() if n > limit}
 
 
 def overlap_matrix(keys):
