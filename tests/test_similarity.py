@@ -275,3 +275,14 @@ def test_threshold_out_of_range_is_one_clear_error(capsys):
     with pytest.raises(SystemExit):
         parse_args([str(ROOT / "solutions" / "04_naive_bpe.ipynb"), "--similarity", "--similarity-threshold", "2"])
     assert "--similarity-threshold must be above 0 and at most 1, not 2.0" in capsys.readouterr().err
+
+
+def test_a_notebook_handed_in_by_many_stays_one_group(course):
+    """Common code is ignored between students, but fifteen hand-ins of one piece are one variant
+    there: they stay a group of fifteen, every pair at score 1."""
+    train = function_source([{"source": author("goran")}], "train")
+    pieces = [piece(f"s{n:02d}", "x.py", train) for n in range(15)]
+    pieces += [piece(f"t{n:02d}", "y.py", disguise(train, seed=n, keep=REGISTRY)) for n in range(3)]
+    report = compare_exercise("train", pieces, course)
+    assert report.clusters[0][:15] == [f"s{n:02d}" for n in range(15)]
+    assert sum(m.score == 1.0 for m in report.matches) >= 15 * 14 // 2
