@@ -2,7 +2,6 @@
 to the instructor only. Nothing here runs a submission, except the one end-to-end bpe-grade run."""
 
 import csv
-import os
 from pathlib import Path
 
 import nbformat
@@ -17,14 +16,12 @@ from bpe_ref.grade.fingerprint import normalize
 from bpe_ref.grade.learner_code import Refused, own_code, read_safely
 from bpe_ref.grade.points import DEFAULT_POINTS
 from bpe_ref.grade.similarity import Course, compare_exercise, piece, similarity_report, write_similarity_csv
-from bpe_ref.grade.similarity_labels import EXERCISES, evaluate
+from bpe_ref.grade.similarity_labels import evaluate
 from bpe_ref.grade.similarity_page import similarity_section
 from bpe_ref.grade.source import function_source
 
 ROOT = Path(__file__).resolve().parent.parent
 AUTHORS = ROOT / "tests" / "data" / "similarity" / "independent"
-WORKBOOK = {"get_stats": "04_naive_bpe", "merge": "04_naive_bpe", "train": "04_naive_bpe",
-            "build_vocab": "05_decoding", "decode": "05_decoding", "encode": "06_encoding"}
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +37,6 @@ def notebook_with(workbook, code):
     """The course's learner notebook with each stub replaced by the function of that name in `code`
     (and the rest of `code`, helpers, added in a cell of its own)."""
     notebook = nbformat.read(ROOT / "notebooks" / f"{workbook}.ipynb", as_version=4)
-    used = set()
     for cell in notebook.cells:
         if cell.cell_type != "code" or cell.metadata.get("bpe_course", {}).get("given"):
             continue
@@ -49,7 +45,6 @@ def notebook_with(workbook, code):
             mine = function_source([{"source": code}], name)
             if stub and mine and "NotImplementedError" in stub:
                 cell.source = cell.source.replace(stub, mine)
-                used.add(name)
     notebook.cells.append(nbformat.v4.new_code_cell(code))  # learners keep scratch cells: the last def wins
     return notebook
 

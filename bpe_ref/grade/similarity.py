@@ -23,7 +23,6 @@ square of the class.
 """
 
 import csv
-import json
 import os
 import sys
 from dataclasses import dataclass, field
@@ -68,6 +67,8 @@ class Match:
 
 @dataclass
 class ExerciseReport:
+    """What one exercise shows: its student pairs and groups, and its matches with the course."""
+
     name: str
     pieces: int = 0  # students whose own code for it was read
     short: int = 0  # left out: too short to tell apart
@@ -78,6 +79,8 @@ class ExerciseReport:
 
 @dataclass
 class SimilarityReport:
+    """The whole class: an ExerciseReport per exercise someone wrote, and the files not read."""
+
     threshold: float
     exercises: list  # ExerciseReport, in course order
     refused: list = field(default_factory=list)  # one line per file not read
@@ -125,18 +128,22 @@ class Course:
 
 def course_files(root):
     """(label, definitions) for the course's code: solutions first (the name a match shows), then
-    bpe_ref's references, then the learner workbooks (their stubs and given helpers)."""
-    for folder in ("solutions", None, "notebooks"):
-        if folder is None:
-            package = Path(__file__).resolve().parent.parent
-            for name in REFERENCE_FILES:
-                yield f"bpe_ref/{name}", definitions([((package / name).read_text(encoding="utf-8"), [])])
-            continue
-        for path in sorted((root / folder).glob("*.ipynb")):
-            yield f"{folder}/{path.name}", definitions(code_cells(path.read_text(encoding="utf-8"), ".ipynb"))
+    bpe_ref's references, then the learner workbooks (their stubs and given helpers). Without a
+    checkout (solutions/ and notebooks/ missing) only bpe_ref's versions are known."""
+    yield from notebook_files(root / "solutions")
+    package = Path(__file__).resolve().parent.parent
+    for name in REFERENCE_FILES:
+        yield f"bpe_ref/{name}", definitions([((package / name).read_text(encoding="utf-8"), [])])
+    yield from notebook_files(root / "notebooks")
+
+
+def notebook_files(folder):
+    for path in sorted(folder.glob("*.ipynb")):
+        yield f"{folder.name}/{path.name}", definitions(code_cells(path.read_text(encoding="utf-8"), ".ipynb"))
 
 
 def piece(student, file, text, code=None):
+    """A Piece from source text (a SyntaxError if it does not parse)."""
     code = code or normalize(text)
     return Piece(student, file, text, len(code.tokens), fingerprints(code))
 
@@ -214,6 +221,7 @@ def scored(name, a, b, prints_a, prints_b, solution=False):
 def student_matches(name, pieces, ignored, threshold):
     """Every two students whose fingerprints beyond `ignored` (stub and course code) match at or above threshold."""
     import numpy as np  # only when a report is asked for: bpe-grade starts without it
+
     own = [frozenset(set(p.prints) - ignored) for p in pieces]
     common = common_prints(set(own))
     own = [prints - common for prints in own]
@@ -253,12 +261,12 @@ def common_prints(variants):
 
 def overlap_matrix(keys):
     """shared[g, h] = how many fingerprints groups g and h have in common, through an inverted index."""
+    import numpy as np
+
     index = {}
     for g, prints in enumerate(keys):
         for fp in prints:
             index.setdefault(fp, []).append(g)
-    import numpy as np
-
     shared = np.zeros((len(keys), len(keys)), dtype=np.int32)
     for holders in index.values():
         if len(holders) > 1:
