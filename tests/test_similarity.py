@@ -2,9 +2,10 @@
 to the instructor only. Nothing here runs a submission, except the one end-to-end bpe-grade run."""
 
 import csv
+import json
+import shutil
 from pathlib import Path
 
-import nbformat
 import pytest
 
 from bpe_ref.grade import similarity
@@ -34,18 +35,21 @@ def author(name):
 
 
 def notebook_with(workbook, code):
-    """The course's learner notebook with each stub replaced by the function of that name in `code`
-    (and the rest of `code`, helpers, added in a cell of its own)."""
-    notebook = nbformat.read(ROOT / "notebooks" / f"{workbook}.ipynb", as_version=4)
-    for cell in notebook.cells:
-        if cell.cell_type != "code" or cell.metadata.get("bpe_course", {}).get("given"):
+    """The course's learner notebook (as JSON) with each stub replaced by the function of that name
+    in `code`, and the whole of `code` added in a last cell, as learners keep scratch cells."""
+    notebook = json.loads((ROOT / "notebooks" / f"{workbook}.ipynb").read_text(encoding="utf-8"))
+    mine = {name: function_source([{"source": code}], name) for name in REGISTRY}
+    for cell in notebook["cells"]:
+        source = "".join(cell["source"])
+        if cell["cell_type"] != "code" or "NotImplementedError" not in source:
             continue
         for name in REGISTRY:
-            stub = function_source([{"source": cell.source}], name)
-            mine = function_source([{"source": code}], name)
-            if stub and mine and "NotImplementedError" in stub:
-                cell.source = cell.source.replace(stub, mine)
-    notebook.cells.append(nbformat.v4.new_code_cell(code))  # learners keep scratch cells: the last def wins
+            stub = function_source([{"source": source}], name)
+            if stub and mine[name] and "NotImplementedError" in stub:
+                source = source.replace(stub, mine[name])
+        cell["source"] = source
+    notebook["cells"].append({"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                              "source": code})
     return notebook
 
 
@@ -55,9 +59,16 @@ def write_student(folder, student, code, workbooks=("04_naive_bpe", "05_decoding
     for workbook in workbooks:
         path = folder / student / f"{workbook}.ipynb"
         path.parent.mkdir(parents=True, exist_ok=True)
-        nbformat.write(notebook_with(workbook, code), path)
+        path.write_text(json.dumps(notebook_with(workbook, code)), encoding="utf-8")
         paths.append(path)
     return paths
+
+
+def copy_course_notebook(folder, workbook, path):
+    """The course's own notebook (solutions/ or notebooks/) handed in as it is."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(ROOT / folder / f"{workbook}.ipynb", path)
+    return path
 
 
 def ungraded_book(paths):
@@ -128,12 +139,9 @@ def test_the_index_finds_what_comparing_every_pair_finds(course):
 def test_only_the_learners_own_code_is_taken(tmp_path, course):
     """Stubs left as handed out, given helpers and the course's demos are not the learner's;
     a helper of their own that an exercise calls is."""
-    untouched = tmp_path / "submissions" / "ann" / "06_encoding.ipynb"
-    untouched.parent.mkdir(parents=True)
-    nbformat.write(nbformat.read(ROOT / "notebooks" / "06_encoding.ipynb", as_version=4), untouched)
+    untouched = copy_course_notebook("notebooks", "06_encoding", tmp_path / "submissions" / "ann" / "06_encoding.ipynb")
     assert own_code(untouched, course_tokens=course.tokens, stubs=course.stub_texts) == {}
-    scaffold = tmp_path / "submissions" / "ann" / "10_fast_bpe.ipynb"
-    nbformat.write(nbformat.read(ROOT / "notebooks" / "10_fast_bpe.ipynb", as_version=4), scaffold)
+    scaffold = copy_course_notebook("notebooks", "10_fast_bpe", tmp_path / "submissions" / "ann" / "10_fast_bpe.ipynb")
     assert own_code(scaffold, course_tokens=course.tokens, stubs=course.stub_texts) == {}
 
     encode = function_source([{"source": author("goran")}], "encode")
@@ -178,10 +186,7 @@ def nbgrader_class(tmp_path_factory, course):
         paths += write_student(root / student, "ps1", text)
     for student, folder in (("eli", "solutions"), ("fay", "notebooks")):
         for workbook in ("04_naive_bpe", "05_decoding", "06_encoding"):
-            path = root / student / "ps1" / f"{workbook}.ipynb"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            nbformat.write(nbformat.read(ROOT / folder / f"{workbook}.ipynb", as_version=4), path)
-            paths.append(path)
+            paths.append(copy_course_notebook(folder, workbook, root / student / "ps1" / f"{workbook}.ipynb"))
     book = ungraded_book(paths)
     return book, similarity_report(book, course=course)
 
@@ -249,7 +254,7 @@ def test_bpe_grade_similarity_end_to_end(tmp_path, monkeypatch, capsys):
     """The real command: grade, then --similarity writes its CSV beside --csv and a section in --feedback."""
     from bpe_ref.grade.cli import main
 
-    shared = author("goran")
+    shared = function_source([{"source": author("goran")}], "train")  # self-contained: one exercise to grade
     for student, text in (("ann", shared), ("ben", disguise(shared, seed=11, keep=REGISTRY))):
         path = tmp_path / "submissions" / student / "solution.py"
         path.parent.mkdir(parents=True)
