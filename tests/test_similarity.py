@@ -165,8 +165,13 @@ def test_links_and_paths_outside_the_class_are_not_read(tmp_path, course):
             read_safely(path, tmp_path / "class" / "submissions")
     with pytest.raises(Refused, match="outside"):
         read_safely(secret, tmp_path / "class" / "submissions")
-    report = similarity_report(ungraded_book([student / "04_naive_bpe.py"]), course=course)
-    assert report.exercises == [] and "link" in report.refused[0] and report.refused[0].startswith("eve:")
+    broken = tmp_path / "class" / "submissions" / "fay" / "04_naive_bpe.ipynb"
+    broken.parent.mkdir()
+    broken.write_text('{"cells": [', encoding="utf-8")
+    report = similarity_report(ungraded_book([student / "04_naive_bpe.py", broken]), course=course)
+    assert report.exercises == [] and len(report.refused) == 2
+    assert "link" in report.refused[0] and report.refused[0].startswith("eve:")
+    assert report.refused[1] == f"fay: {broken}: not a readable notebook"
 
 
 # ---------------------------------------------------------------------------- a class
@@ -228,8 +233,7 @@ def test_csv_and_class_page_but_nothing_on_a_students_page(nbgrader_class, tmp_p
     written = write_feedback(book, tmp_path / "feedback", [similarity_section(report)])
     page = written[0].read_text(encoding="utf-8")
     assert "a reason to look, not a verdict" in page and "Like the course's own solution" in page
-    assert page.count('class="sbs"') == len(report.exercises[0].matches) + sum(
-        len(e.matches) + len(e.solution) for e in report.exercises[1:])
+    assert page.count('class="sbs"') == sum(len(e.matches) + len(e.solution) for e in report.exercises)
     assert '<span class="same">' in page
     pages = sorted((tmp_path / "feedback" / "students").glob("*.html"))
     assert len(pages) == 6
@@ -286,3 +290,7 @@ def test_a_notebook_handed_in_by_many_stays_one_group(course):
     report = compare_exercise("train", pieces, course)
     assert report.clusters[0][:15] == [f"s{n:02d}" for n in range(15)]
     assert sum(m.score == 1.0 for m in report.matches) >= 15 * 14 // 2
+    section = similarity_section(similarity.SimilarityReport(similarity.THRESHOLD, [report]))
+    assert f"<strong>Group 1</strong> ({len(report.clusters[0])} students)" in section
+    assert section.count('class="sbs"') == 3 * len(report.clusters)  # the closest pairs of each group
+    assert f"{len(report.matches) - 3} more pairs of this group in the CSV" in section

@@ -221,7 +221,11 @@ def own_code(path, root=None, course_tokens=frozenset(), stubs=frozenset()):
     """
     path = Path(path)
     text = read_safely(path, root if root is not None else class_root(path))
-    return code_by_exercise(code_cells(text, path.suffix), course_tokens, stubs)
+    try:
+        cells = code_cells(text, path.suffix)
+    except Refused as e:
+        raise Refused(f"{path}: {e}") from None
+    return code_by_exercise(cells, course_tokens, stubs)
 
 
 def stub_key(source):

@@ -11,7 +11,8 @@ import html
 
 from .similarity import MIN_TOKENS
 
-SHOWN = 25  # matches shown per exercise and kind; the CSV has them all
+SHOWN = 25  # groups, and matches with the solution, shown per exercise; the CSV has them all
+PAIRS_SHOWN = 3  # the closest pairs shown side by side for each group
 STYLE = """<style>
 .sbs { display: grid; grid-template-columns: 1fr 1fr; gap: 0.5rem; }
 .sbs pre { margin: 0; padding: 0.4rem; font-size: 12px; }
@@ -64,24 +65,29 @@ def overview_table(report):
 
 
 def exercise_part(exercise):
+    """One exercise: its groups of students, each with its closest pairs side by side, then the
+    students whose code is like the course's solution."""
     parts = [f"<h3><code>{esc(exercise.name)}</code></h3>"]
-    if exercise.clusters:
-        groups = "".join(f"<li>group {n}: {', '.join(esc(s) for s in group)}</li>"
-                         for n, group in enumerate(exercise.clusters, 1))
-        parts.append(f"<p>Groups of students whose code for it matches:</p><ul>{groups}</ul>")
-        parts += [match_details(m) for m in exercise.matches[:SHOWN]]
-        parts.append(more(exercise.matches))
+    by_group = {}
+    for m in exercise.matches:  # sorted by group, then score
+        by_group.setdefault(m.cluster, []).append(m)
+    for number, group in enumerate(exercise.clusters[:SHOWN], 1):
+        pairs = by_group.get(number, [])
+        parts.append(f"<p><strong>Group {number}</strong> ({len(group)} students): "
+                     f"{', '.join(esc(s) for s in group)}</p>")
+        parts += [match_details(m) for m in pairs[:PAIRS_SHOWN]]
+        parts.append(more(len(pairs) - PAIRS_SHOWN, "pairs of this group"))
+    parts.append(more(len(exercise.clusters) - SHOWN, "groups"))
     if exercise.solution:
         parts.append("<p><strong>Like the course's own solution</strong> (every learner can read it in "
                      "<code>solutions/</code>):</p>")
         parts += [match_details(m) for m in exercise.solution[:SHOWN]]
-        parts.append(more(exercise.solution))
+        parts.append(more(len(exercise.solution) - SHOWN, "students like the solution"))
     return "\n".join(parts)
 
 
-def more(matches):
-    extra = len(matches) - SHOWN
-    return f'<p class="muted">{extra} more in the CSV.</p>' if extra > 0 else ""
+def more(extra, what):
+    return f'<p class="muted">{extra} more {what} in the CSV.</p>' if extra > 0 else ""
 
 
 def match_details(match):
