@@ -3,6 +3,7 @@ to the instructor only. Nothing here runs a submission, except the one end-to-en
 
 import csv
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -165,6 +166,9 @@ def test_links_and_paths_outside_the_class_are_not_read(tmp_path, course):
             read_safely(path, tmp_path / "class" / "submissions")
     with pytest.raises(Refused, match="outside"):
         read_safely(secret, tmp_path / "class" / "submissions")
+    os.mkfifo(student / "pipe.py")
+    with pytest.raises(Refused, match="not a regular file"):
+        read_safely(student / "pipe.py", tmp_path / "class" / "submissions")
     broken = tmp_path / "class" / "submissions" / "fay" / "04_naive_bpe.ipynb"
     broken.parent.mkdir()
     broken.write_text('{"cells": [', encoding="utf-8")

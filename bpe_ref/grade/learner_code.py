@@ -16,6 +16,7 @@ import ast
 import json
 import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,11 +46,13 @@ def read_safely(path, root):
     real_root = Path(os.path.realpath(root))
     if os.path.realpath(path) != str(real_root / relative):
         raise Refused(f"{path}: a symbolic link (or inside one); not read")
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    try:  # no link followed, and a FIFO does not block the open
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except OSError as e:
         raise Refused(f"{path}: cannot open it ({e.strerror})") from None
     with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise Refused(f"{path}: not a regular file; not read")
         data = f.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:
         raise Refused(f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MB; not read")
@@ -82,7 +85,7 @@ def code_cells(text, suffix):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
         source = cell.get("source", "")
-        source = "".join(source) if isinstance(source, list) else str(source)
+        source = "".join(map(str, source)) if isinstance(source, list) else str(source)
         metadata = cell.get("metadata") if isinstance(cell.get("metadata"), dict) else {}
         out.append((source, given_names({"metadata": metadata})))
     return out
