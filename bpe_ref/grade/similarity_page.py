@@ -19,6 +19,7 @@ STYLE = """<style>
 .sbs .same { background: #fff1a8; }
 .sbs .head { font-weight: 600; font-size: 13px; }
 .caveat { border-left: 6px solid #ef6c00; padding: 0.3rem 0.8rem; background: #fff8ef; }
+h3 code { font-size: 1.05rem; }
 </style>"""
 
 
