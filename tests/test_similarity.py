@@ -298,3 +298,11 @@ def test_a_notebook_handed_in_by_many_stays_one_group(course):
     assert f"<strong>Group 1</strong> ({len(report.clusters[0])} students)" in section
     assert section.count('class="sbs"') == 3 * len(report.clusters)  # the closest pairs of each group
     assert f"{len(report.matches) - 3} more pairs of this group in the CSV" in section
+
+
+def test_the_benchmark_runs(capsys):
+    """bench_similarity on a class of three, disguised: it builds the class, times the report, prints a line."""
+    from bpe_ref.grade.bench_similarity import measure
+
+    assert measure(3, disguised=True) > 0
+    assert "3 students x 3 notebooks (disguised, every student's code distinct)" in capsys.readouterr().out

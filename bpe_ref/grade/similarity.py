@@ -330,7 +330,7 @@ def summary_lines(report):
     lines = [f"Similarity (a reason to look, not a verdict; threshold {report.threshold:.2f}):"]
     for e in report.exercises:
         lines.append(f"  {e.name:<16} {e.pieces} read, {e.short} too short to tell apart, "
-                     f"{len(e.clusters)} groups of students ({len(e.matches)} pairs), "
+                     f"{plural(len(e.clusters), 'group')} of students ({plural(len(e.matches), 'pair')}), "
                      f"{len(e.solution)} like the course's solution")
     lines += [f"  not read: {line}" for line in report.refused]
     return lines
@@ -354,6 +354,10 @@ def similarity_sections(book, options, out=None):
     from .similarity_page import similarity_section
 
     return [similarity_section(report)]
+
+
+def plural(n, word):
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def default_csv_path(options):
