@@ -329,7 +329,7 @@ def summary_lines(report):
     """A few lines for the terminal: what was flagged per exercise, and where to look."""
     lines = [f"Similarity (a reason to look, not a verdict; threshold {report.threshold:.2f}):"]
     for e in report.exercises:
-        lines.append(f"  {e.name:<16} {e.pieces} read, {e.short} too short to tell apart, "
+        lines.append(f"  {e.name:<18} {e.pieces} read, {e.short} too short to tell apart, "
                      f"{plural(len(e.clusters), 'group')} of students ({plural(len(e.matches), 'pair')}), "
                      f"{len(e.solution)} like the course's solution")
     lines += [f"  not read: {line}" for line in report.refused]
