@@ -40,8 +40,8 @@ def similarity_section(report):
              f"fingerprints (runs of a few normalized tokens) found in the other; pairs and solution matches "
              f"at or above <strong>{report.threshold:.2f}</strong> are listed. Two students are compared on what "
              f"they wrote beyond the course's own code, so two who both pasted the solution are listed under the "
-             f"solution, not as a pair. Code shorter than {MIN_TOKENS} normalized tokens is left out: that short, "
-             f"independent answers are as alike as copies.</p>",
+             f"solution, not as a pair. Code shorter than {MIN_TOKENS} normalized tokens is left out and counted: that "
+             f"short, independent answers too often look like copies.</p>",
              overview_table(report)]
     for exercise in report.exercises:
         if exercise.matches or exercise.solution:
