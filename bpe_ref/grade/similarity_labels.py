@@ -5,11 +5,12 @@
 
 Needs a checkout of the course (tests/data/similarity/ and tests/learners/). The labelled class:
 
-- independent answers: the authors in tests/data/similarity/independent/ and the correct
-  learners of tests/learners/ (good_*, workbook_good*), each written on its own;
+- independent answers: the authors in tests/data/similarity/independent/ and
+  tests/learners/good_styles.py (the other correct learners there reuse the course's solution in
+  places, so they are not independent of it);
 - disguised copies: each of those authors copied twice by disguise.py (renamed, reformatted,
-  reordered, comments and dead code added; seeds fixed), the course's solution copied twice the
-  same way, and copies reworked by hand in tests/data/similarity/copies/ ("copy of: NAME");
+  reordered, comments and dead code added; a fixed seed per copier), the course's solution copied
+  twice the same way, and copies reworked by hand in tests/data/similarity/copies/ ("copy of: NAME");
 - unrelated code: each author's code for another exercise, put under this exercise's name.
 
 Two students are a true pair when their code for an exercise comes from the same author. A pair
