@@ -9,9 +9,10 @@ the learner chose (variables, arguments, functions, attributes of their own obje
 F, so renaming changes nothing, while builtins (`len`, `zip`) and the methods of built-in types
 (`.get`, `.append`, `.decode`) stay, as they are what the code does. Layout, comments, docstrings
 and other bare strings leave no token at all. A fingerprint is the hash of K consecutive tokens
-(a k-gram, as MOSS and winnowing use); comparing the sets of two pieces' fingerprints finds the
-runs they share wherever each piece has them, so reordering functions or statements only breaks
-the runs that cross the cut.
+(a k-gram, as MOSS uses). Every k-gram is kept: winnowing keeps one per window to make whole
+files small, but one exercise is a few hundred tokens at most. Comparing the sets of two pieces'
+fingerprints finds the runs they share wherever each piece has them, so reordering functions or
+statements only breaks the runs that cross the cut.
 """
 
 import ast
