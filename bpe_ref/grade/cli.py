@@ -27,6 +27,7 @@ from . import isolation
 from .classroom import Found, class_results, cores, find_class, is_class, print_scores, with_points, write_csv
 from .gradebook import open_gradebook, write_gradebook
 from .points import load_points
+from .similarity import similarity_sections
 from .submission import grade_file  # noqa: F401  (the public entry point, used by _grade)
 
 MIN_MEMORY_MB = 128  # below this Python itself cannot start a submission
@@ -64,6 +65,12 @@ def parse_args(argv):
     parser.add_argument("--gradebook", metavar="URL_OR_PATH",
                         help="write each notebook's scores into this nbgrader gradebook (gradebook.db, its "
                              "course folder or a database URL), over nbgrader's own autograde scores")
+    parser.add_argument("--similarity", nargs="?", const=True, metavar="CSV",
+                        help="also compare each exercise's code between students and with the course's solutions "
+                             "(read, never run): a CSV (default: beside --csv, in --feedback, or ./similarity.csv) "
+                             "and a section on the class page")
+    parser.add_argument("--similarity-threshold", type=float, metavar="SCORE",
+                        help="report pairs scoring at least this, from 0 to 1 (default 0.6)")
     parser.add_argument("--no-isolation", action="store_true",
                         help="grade a class without bubblewrap's sandbox, accepting that a submission "
                              "can read and change what the grader's user can")
@@ -99,11 +106,12 @@ def option_problem(options):
         return f"--memory must be at least {MIN_MEMORY_MB} MB, not {options.memory}"
     if options.jobs < 1:
         return f"--jobs must be 1 or more, not {options.jobs}"
-    if options.csv:
-        return output_problem(Path(options.csv), "--csv", folder=False)
-    if options.feedback:
-        return output_problem(Path(options.feedback), "--feedback", folder=True)
-    return None
+    if options.similarity_threshold is not None and not 0 < options.similarity_threshold <= 1:
+        return f"--similarity-threshold must be above 0 and at most 1, not {options.similarity_threshold:g}"
+    outputs = [(options.csv, "--csv", False), (options.feedback, "--feedback", True),
+               (options.similarity if isinstance(options.similarity, str) else None, "--similarity", False)]
+    problems = [output_problem(Path(path), flag, folder) for path, flag, folder in outputs if path]
+    return next((problem for problem in problems if problem), None)
 
 
 def output_problem(path, flag, folder):
@@ -198,10 +206,11 @@ def main(argv=None):
         print_totals(results)
     if options.csv:
         write_csv(book, options.csv)
+    sections = similarity_sections(book, options) if options.similarity else []
     if options.feedback:
         from .feedback import write_feedback  # matplotlib: only when pages are wanted
 
-        written = write_feedback(book, options.feedback)
+        written = write_feedback(book, options.feedback, sections)
         print(f"feedback: {written[0]} and {len(book.rows)} student pages in {written[-1].parent}", file=sys.stderr)
     if options.gradebook and not write_gradebook(options.gradebook, results, options.table, sys.stderr):
         return 2

@@ -144,8 +144,9 @@ class SourceReader:
 # ---------------------------------------------------------------------------- the class page
 
 
-def class_page(book, links, charts):
-    """The instructor's page: score distribution, pass rate per exercise, commonest failures, students."""
+def class_page(book, links, charts, sections=()):
+    """The instructor's page: score distribution, pass rate per exercise, commonest failures, students;
+    `sections` (HTML, e.g. the similarity report) go before the list of students."""
     scores = overview.percentages(book)
     parts = ["<h1>Class overview</h1>",
              f"<p>{len(book.rows)} {'students' if any(r.is_student for r in book.rows) else 'files'}, "
@@ -155,7 +156,7 @@ def class_page(book, links, charts):
              img(charts["scores.png"], "Score distribution: students per band of 10 %"),
              "<h2>Pass rate per exercise</h2>",
              img(charts["pass_rate.png"], "Pass rate per exercise"),
-             exercise_table(book),
+             exercise_table(book), *sections,
              "<h2>Students</h2>", student_table(book, links)]
     return page("Class overview", "\n".join(parts))
 
@@ -233,15 +234,16 @@ def class_charts(book):
             "scores.png": png_bytes(score_figure(overview.score_bands(overview.percentages(book))))}
 
 
-def write_feedback(book, folder):
+def write_feedback(book, folder, sections=()):
     """Write every page and chart under `folder`, each file atomically (written beside, then
-    renamed); returns the paths written, class page first."""
+    renamed); returns the paths written, class page first. `sections` are extra HTML for the
+    class page only, never a student's."""
     folder = Path(folder)
     (folder / "students").mkdir(parents=True, exist_ok=True)
     links = page_names(book.rows)
     charts = class_charts(book)
     written = [folder / "index.html"]
-    write_atomically(written[0], class_page(book, links, charts).encode("utf-8"))
+    write_atomically(written[0], class_page(book, links, charts, sections).encode("utf-8"))
     for name, png in charts.items():
         write_atomically(folder / name, png)
         written.append(folder / name)
