@@ -1,0 +1,174 @@
+"""What a submission cannot talk its way around: the by-hand rules, what is graded, how a file is read.
+
+- By-hand rules: each kind of shortcut seen (a format spec reached through a non-literal template
+  or nested in an f-string, int reached through its constructor, encode reached through a name
+  given as text or a function handed to C code), in several spellings, is refused; honest code
+  written with the same tools is not. Checked the way the grader checks, statically and while the
+  function runs (bpe_ref.grade.byhand), on functions written to a real file.
+- What is graded comes from the course's own copy of a workbook, not from the submission's metadata.
+- Source is read as Python reads it (PEP 263), and a file that cannot be read says why.
+"""
+
+import importlib.util
+import textwrap
+
+import pytest
+
+from bpe_ref.grade import byhand, calling
+
+
+def shortcuts(tmp_path, source, name, rule, args):
+    """Everything the grader refuses in function `name` of `source`: read first, then watched while
+    it runs on `args` (as the sandbox worker does)."""
+    path = tmp_path / "learner.py"
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("learner_under_test", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    fn = getattr(module, name)
+    mine = lambda filename: filename == str(path)  # noqa: E731
+    found = byhand.static_shortcuts(fn, rule, mine)
+    outcome = calling.call(fn, args, seconds=5, refuses=byhand.refuser(rule))
+    return found + outcome.get("shortcuts", []), outcome
+
+
+TEMPLATES = {  # a format spec reached through a non-literal template
+    "a %-template in a constant": 'FMT = "%x"\ndef to_hex(n):\n    return FMT % n\n',
+    "a %-template built from pieces": 'def to_hex(n):\n    t = "%" + "0" + "x"\n    return t % n\n',
+    "a %-template from a table": 'T = {"hex": "%X"}\ndef to_hex(n):\n    return T["hex"].lower() % n\n',
+    "a %-template with a mapping key": 'def to_hex(n):\n    return "%(v)x" % {"v": n}\n',
+    "operator.mod of a template": 'import operator\nF = "%x"\ndef to_hex(n):\n    return operator.mod(F, n)\n',
+    "str.__mod__ called": 'def to_hex(n):\n    return "%x".__mod__(n)\n',
+    "str.format of a constant": 'FMT = "{:x}"\ndef to_hex(n):\n    return FMT.format(n)\n',
+    "format() with a spec variable": 'SPEC = "x"\ndef to_hex(n):\n    return format(n, SPEC)\n',
+    "the spec passed to str.format": 'def to_hex(n):\n    return "{:{}}".format(n, "x")\n',
+    "the spec passed by keyword": 'K = "X"\ndef to_hex(n):\n    return "{0:{k}}".format(n, k=K.lower())\n',
+}
+
+NESTED_SPECS = {  # a format spec nested in an f-string
+    "a constant": 'SPEC = "x"\ndef to_hex(n):\n    return f"{n:{SPEC}}"\n',
+    "a literal": 'def to_hex(n):\n    return f"{n:{\'x\'}}"\n',
+    "a parameter's default": 'def to_hex(n, spec="x"):\n    return f"{n:{spec}}"\n',
+    "a helper's return value": 'def kind():\n    return "x"\ndef to_hex(n):\n    return f"{n:{kind()}}"\n',
+    "a width then the letter": 'def to_hex(n, w=1):\n    return f"{n:{w}x}"\n',
+    "chr of its code": 'def to_hex(n):\n    return f"{n:{chr(120)}}"\n',
+}
+
+INT_CONSTRUCTORS = {  # int reached through __new__ or another name
+    "int.__new__": 'def from_hex(s):\n    return int.__new__(int, s, 16)\n',
+    "type(0)": 'def from_hex(s):\n    return type(0)(s, 16)\n',
+    "type(0) kept in a name": 'def from_hex(s):\n    parse = type(0)\n    return parse(s, base=16)\n',
+    "getattr(builtins, 'int')": 'import builtins\ndef from_hex(s):\n    return getattr(builtins, "int")(s, 16)\n',
+    "type(1).__new__ in a table": 'P = {"i": type(1).__new__}\ndef from_hex(s):\n    return P["i"](int, s, 16)\n',
+    "a partial of int.__new__": ('import functools\nP = functools.partial(int.__new__, int, base=16)\n'
+                                 'def from_hex(s):\n    return P(s)\n'),
+}
+
+ENCODERS = {  # encode reached by a name given as text, or handed to C code that calls it
+    "operator.methodcaller": 'import operator\ndef utf8_encode(text):\n    return operator.methodcaller("encode")(text)\n',
+    "a methodcaller kept in a name": 'import operator\nE = operator.methodcaller("encode", "utf-8")\ndef utf8_encode(text):\n    return E(text)\n',
+    "str.encode handed to map": 'def utf8_encode(text):\n    return b"".join(map(str.encode, text))\n',
+    "str.encode as a default": 'def utf8_encode(text, how=str.encode):\n    return how(text)\n',
+    "getattr with a built name": 'def utf8_encode(text):\n    return getattr(text, "enc" + "ode")()\n',
+    "attrgetter": 'import operator\ndef utf8_encode(text):\n    return operator.attrgetter("encode")(text)()\n',
+    "codecs.encode handed to map": 'import codecs\ndef utf8_encode(text):\n    return b"".join(map(codecs.encode, text))\n',
+}
+
+HONEST = {  # the same tools, used honestly: nothing may be refused
+    "%s joins and a padded f-string": ("to_hex", "int to hex", (300,), '''
+        PIECE = "%s%s"
+        DIGITS = "0123456789abcdef"
+        def to_hex(n, width=1):
+            out = ""
+            while n or not out:
+                n, r = divmod(n, 16)
+                out = PIECE % (DIGITS[r], out)
+            return f"{out:0>{width}}"
+        '''),
+    "a width passed to str.format": ("to_hex", "int to hex", (300,), '''
+        def to_hex(n):
+            out = []
+            while n or not out:
+                n, r = divmod(n, 16)
+                out.append("0123456789abcdef"[r])
+            return "{:>{}}".format("".join(reversed(out)), len(out))
+        '''),
+    "methodcaller and getattr of harmless methods": ("from_hex", "hex to int", ("0xFF",), '''
+        import operator
+        LOWER = operator.methodcaller("lower")
+        def from_hex(s):
+            s = getattr(LOWER(s), "removeprefix")("0x")
+            n = 0
+            for ch in s:
+                n = n * 16 + (int(ch) if ch.isdigit() else "abcdef".index(ch) + 10)
+            return n
+        '''),
+    "ord handed to map, bytes of a list": ("utf8_encode", "text to utf-8", ("é€",), '''
+        def utf8_encode(text):
+            out = []
+            for cp in map(ord, text):
+                if cp < 0x80:
+                    out.append(cp)
+                elif cp < 0x800:
+                    out += [0xC0 | cp >> 6, 0x80 | cp & 0x3F]
+                else:
+                    out += [0xE0 | cp >> 12, 0x80 | cp >> 6 & 0x3F, 0x80 | cp & 0x3F]
+            return bytes(out)
+        '''),
+}
+
+
+@pytest.mark.parametrize("spelling", TEMPLATES)
+def test_a_format_spec_through_a_non_literal_template_is_refused(tmp_path, spelling):
+    found, _ = shortcuts(tmp_path, TEMPLATES[spelling], "to_hex", "int to hex", (255,))
+    assert found, spelling
+
+
+@pytest.mark.parametrize("spelling", NESTED_SPECS)
+def test_a_format_spec_nested_in_an_f_string_is_refused(tmp_path, spelling):
+    found, _ = shortcuts(tmp_path, NESTED_SPECS[spelling], "to_hex", "int to hex", (255,))
+    assert any("f-string" in what for what in found), (spelling, found)
+
+
+@pytest.mark.parametrize("spelling", INT_CONSTRUCTORS)
+def test_int_reached_through_its_constructor_is_refused(tmp_path, spelling):
+    found, _ = shortcuts(tmp_path, INT_CONSTRUCTORS[spelling], "from_hex", "hex to int", ("ff",))
+    assert found, spelling
+
+
+@pytest.mark.parametrize("spelling", ENCODERS)
+def test_encode_reached_by_name_or_through_c_code_is_refused(tmp_path, spelling):
+    found, _ = shortcuts(tmp_path, ENCODERS[spelling], "utf8_encode", "text to utf-8", ("hé",))
+    assert found, spelling
+
+
+@pytest.mark.parametrize("spelling", HONEST)
+def test_honest_code_with_the_same_tools_is_not_refused(tmp_path, spelling):
+    name, rule, args, source = HONEST[spelling]
+    found, outcome = shortcuts(tmp_path, source, name, rule, args)
+    assert found == [], spelling
+    assert "ok" in outcome, outcome
+
+
+def test_reading_the_source_runs_no_learner_code(tmp_path):
+    """Following names must not call the learner's code (a property, __index__, __str__)."""
+    source = '''
+        import operator
+        class Sneaky:
+            def __index__(self):
+                raise RuntimeError("ran")
+            def __str__(self):
+                raise RuntimeError("ran")
+            @property
+            def spec(self):
+                raise RuntimeError("ran")
+        S = Sneaky()
+        def to_hex(n):
+            return f"{n:{chr(S)}}" + f"{n:{str(S)}}" + f"{n:{S.spec}}" + "0123456789abcdef"[n % 16]
+        '''
+    path = tmp_path / "learner.py"
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("sneaky_learner", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert byhand.static_shortcuts(module.to_hex, "int to hex", lambda f: f == str(path)) == []
