@@ -10,11 +10,15 @@
 """
 
 import importlib.util
+import re
 import textwrap
+from pathlib import Path
 
 import pytest
 
 from bpe_ref.grade import byhand, calling
+from bpe_ref.grade.source import UnreadableSubmission, read_submission
+from bpe_ref.grade.submission import grade_file
 
 
 def shortcuts(tmp_path, source, name, rule, args):
@@ -172,3 +176,78 @@ def test_reading_the_source_runs_no_learner_code(tmp_path):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert byhand.static_shortcuts(module.to_hex, "int to hex", lambda f: f == str(path)) == []
+
+
+# ---------------------------------------------------------------------------- reading source as Python does
+
+GET_STATS = "def get_stats(ids):\n    counts = {}\n    for pair in zip(ids, ids[1:]):\n" \
+            "        counts[pair] = counts.get(pair, 0) + 1\n    return counts\n"
+
+
+@pytest.mark.parametrize("encoding, header", [
+    ("latin-1", "# -*- coding: latin-1 -*-\n"),
+    ("cp1252", "#!/usr/bin/env python3\n# vim: set fileencoding=cp1252 :\n"),
+    ("utf-8-sig", ""),
+])
+def test_a_py_file_in_its_declared_encoding_is_graded(tmp_path, encoding, header):
+    path = tmp_path / "caf\u00e9.py"
+    path.write_bytes((header + '"""Caf\u00e9 na\u00efve: \u00e9\u00e8"""\n' + GET_STATS).encode(encoding))
+    result = grade_file(path, timeout=10)
+    assert result["exercises"]["get_stats"]["status"] == "pass", result
+
+
+@pytest.mark.parametrize("content, reason", [
+    (b"# coding: klingon\n" + GET_STATS.encode(), "unknown encoding: klingon"),
+    (b'"""na\xefve"""\n' + GET_STATS.encode(), "no coding line (PEP 263"),
+    (b"# coding: utf-8\n" + GET_STATS.encode() + b"# \xe9\n", "line 7 is not valid utf-8 text (byte 0xe9)"),
+    (b"\xef\xbb\xbf# coding: latin-1\n" + GET_STATS.encode(), "byte order mark"),
+    (GET_STATS.encode("utf-16"), "saved as UTF-16"),
+    (GET_STATS.encode() + b"x = 1\x00\n", "line 6 holds a NUL byte"),
+])
+def test_a_py_file_that_cannot_be_decoded_says_why(tmp_path, content, reason):
+    path = tmp_path / "learner.py"
+    path.write_bytes(content)
+    with pytest.raises(UnreadableSubmission, match=re.escape(reason)):
+        read_submission(path)
+    result = grade_file(path, timeout=10)
+    assert reason in result["error"] and result["exercises"] == {}
+
+
+@pytest.mark.parametrize("content, reason", [
+    ("", "the file is empty"),
+    ('{"cells": [{"cell_type": "code", "sou', "not valid JSON, line 1, column 34: Unterminated string"),
+    ("[1, 2]", "the top level is a JSON list"),
+    ('{"cells": [], "metadata": {}}', "no nbformat version number"),
+    ('{"nbformat": 4, "nbformat_minor": 5, "metadata": {}}', "no list of cells"),
+    ('{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "code", "id": "a", '
+     '"metadata": {}, "outputs": [], "execution_count": null, "source": 7}]}', "cell 1 has no cell_type or source"),
+])
+def test_a_broken_notebook_says_what_is_broken(tmp_path, content, reason):
+    path = tmp_path / "04_naive_bpe.ipynb"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(UnreadableSubmission, match=re.escape(reason)):
+        read_submission(path)
+
+
+def test_a_permission_problem_is_called_a_permission_problem(tmp_path, monkeypatch):
+    """As root every file is readable, so the refusal is the operating system's, simulated."""
+    path = tmp_path / "learner.py"
+    path.write_text(GET_STATS, encoding="utf-8")
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    with pytest.raises(UnreadableSubmission, match="permission denied") as raised:
+        read_submission(path)
+    assert "UTF-8" not in str(raised.value)
+    with pytest.raises(UnreadableSubmission, match="permission denied"):
+        read_submission(path.with_suffix(".ipynb"))
+
+
+def test_a_folder_or_a_missing_file_is_not_called_text(tmp_path):
+    (tmp_path / "folder.py").mkdir()
+    with pytest.raises(UnreadableSubmission, match="a folder, not a file"):
+        read_submission(tmp_path / "folder.py")
+    with pytest.raises(UnreadableSubmission, match="no such file"):
+        read_submission(tmp_path / "gone.ipynb")
