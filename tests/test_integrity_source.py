@@ -14,6 +14,7 @@ import re
 import textwrap
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from bpe_ref.grade import byhand, calling
@@ -251,3 +252,88 @@ def test_a_folder_or_a_missing_file_is_not_called_text(tmp_path):
         read_submission(tmp_path / "folder.py")
     with pytest.raises(UnreadableSubmission, match="no such file"):
         read_submission(tmp_path / "gone.ipynb")
+
+
+# ---------------------------------------------------------------------------- what is graded: the course's copy
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+
+
+def course_notebook(workbook):
+    """A fresh copy of the course's learner notebook of `workbook`, to tamper with."""
+    return nbformat.read(NOTEBOOKS / f"{workbook}.ipynb", as_version=4)
+
+
+def saved(notebook, path):
+    nbformat.write(notebook, path)
+    return path
+
+
+def cell_with(notebook, text):
+    return next(cell for cell in notebook.cells if text in cell.source)
+
+
+def test_the_courses_given_cell_is_given_with_or_without_its_mark(tmp_path):
+    notebook = course_notebook("06_encoding")
+    given_cell = next(cell for cell in notebook.cells if cell.metadata.get("bpe_course", {}).get("given"))
+    cells, _ = read_submission(saved(notebook, tmp_path / "06_encoding.ipynb"))
+    assert [c["given"] for c in cells if c["given"]] == [["get_stats", "merge"]]
+    given_cell.metadata.pop("bpe_course")  # a learner's editor may drop cell metadata
+    cells, _ = read_submission(saved(notebook, tmp_path / "06_encoding.ipynb"))
+    assert [c["given"] for c in cells if c["given"]] == [["get_stats", "merge"]]
+
+
+@pytest.mark.parametrize("tamper", ["a learner's cell marked given", "the given cell edited"])
+def test_a_cell_marked_given_is_graded_unless_it_is_the_courses(tmp_path, tamper):
+    notebook = course_notebook("06_encoding")
+    if tamper == "a learner's cell marked given":
+        stub = cell_with(notebook, "def encode(")
+        stub.metadata["bpe_course"] = {"given": ["encode"]}
+    else:
+        given_cell = next(cell for cell in notebook.cells if cell.metadata.get("bpe_course", {}).get("given"))
+        given_cell.source = given_cell.source.replace("return newids", "return ids")
+    cells, _ = read_submission(saved(notebook, tmp_path / "06_encoding.ipynb"))
+    assert all(c["given"] == [] for c in cells if "def encode(" in c["source"] or "return ids" in c["source"])
+
+
+def test_a_cell_raises_on_purpose_only_where_the_course_says_so(tmp_path):
+    notebook = course_notebook("03_utf8")
+    demo = next(cell for cell in notebook.cells if "raises-exception" in cell.metadata.get("tags", []))
+    demo.metadata["tags"] = []  # the course's demonstration still counts without its tag
+    mine = nbformat.v4.new_code_cell("# NBVAL_RAISES_EXCEPTION\ndef utf8_encode(text):\n    raise ValueError('x')",
+                                     metadata={"tags": ["raises-exception"]})
+    notebook.cells.append(mine)
+    cells, _ = read_submission(saved(notebook, tmp_path / "03_utf8.ipynb"))
+    on_purpose = {c["source"].strip(): c["raises_on_purpose"] for c in cells}
+    assert on_purpose[demo.source.strip()] is True
+    assert on_purpose[mine.source.strip()] is False
+
+
+@pytest.mark.parametrize("metadata", [
+    {"exercises": [], "workbook": "01_hex"},
+    {"exercises": ["to_hex"]},
+    "drill",
+])
+def test_the_exercises_come_from_the_course_not_the_metadata(tmp_path, metadata):
+    notebook = course_notebook("07_regex_splitting")
+    notebook.metadata["bpe_course"] = metadata
+    _, course = read_submission(saved(notebook, tmp_path / "homework.ipynb"))  # told by its cells
+    assert course == {"workbook": "07_regex_splitting",
+                      "exercises": ["split_text", "train_regex", "encode_ordinary"]}
+
+
+def test_a_workbook_without_the_courses_cells_is_told_by_its_file_name(tmp_path):
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("def get_stats(ids):\n    return {}")])
+    notebook.metadata["bpe_course"] = {"exercises": ["to_hex"], "workbook": "01_hex"}
+    _, course = read_submission(saved(notebook, tmp_path / "bob_04_naive_bpe (1).ipynb"))
+    assert course["exercises"] == ["get_stats", "merge", "train"]
+    _, course = read_submission(saved(notebook, tmp_path / "homework.ipynb"))
+    assert course == {}  # none of the course's: graded on what it defines, whatever its metadata says
+
+
+def test_a_deleted_exercise_is_missing_whatever_the_metadata_lists(tmp_path):
+    notebook = course_notebook("06_encoding")
+    notebook.cells = [cell for cell in notebook.cells if "def encode(" not in cell.source]
+    notebook.metadata["bpe_course"] = {"exercises": []}
+    result = grade_file(saved(notebook, tmp_path / "homework.ipynb"), timeout=10)
+    assert {name: ex["status"] for name, ex in result["exercises"].items()} == {"encode": "missing"}

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import nbformat
 
+from . import course_copy
+
 DEF_RE = re.compile(r"^(?:def|class)\s+([A-Za-z_]\w*)|^([A-Za-z_]\w*)\s*=", re.MULTILINE)
 
 
@@ -33,8 +35,11 @@ def ipython_to_python(source):
 
 
 def read_submission(path):
-    """(cells, metadata): cells as [{'name', 'source', 'raises_on_purpose', 'given'}], metadata a dict.
+    """(cells, course): cells as [{'name', 'source', 'raises_on_purpose', 'given'}]; course is what
+    the course knows about the file ({'workbook' or 'drill', 'exercises'}, or {}: see course_copy).
 
+    Whether a cell is given or raises on purpose, and which exercises the file is graded on, come
+    from the course's own copy of the workbook, never from the submission's metadata.
     Raises UnreadableSubmission, with the true reason, for a file that was handed in but cannot
     be read (missing, a folder, no permission, not text in its encoding, a broken notebook)."""
     path = Path(path)
@@ -43,15 +48,15 @@ def read_submission(path):
     if path.suffix != ".ipynb":
         raise UnreadableSubmission(f"{path}: expected a .ipynb or .py file")
     notebook = read_notebook(path)
-    cells = [
-        {"name": cell_label(cell.source), "source": ipython_to_python(cell.source),
-         "raises_on_purpose": raises_on_purpose(cell), "given": given_names(cell)}
-        for cell in notebook.cells
-        if cell.cell_type == "code" and cell.source.strip()
-    ]
+    course = course_copy.identify(path, [cell.source for cell in notebook.cells])
+    cells = []
+    for cell in notebook.cells:
+        if cell.cell_type == "code" and cell.source.strip():
+            known = course_copy.course_cell(cell.source, course.get("workbook"))
+            cells.append({"name": cell_label(cell.source), "source": ipython_to_python(cell.source),
+                          "raises_on_purpose": known.raises_on_purpose, "given": list(known.given)})
     name_twins(cells)
-    metadata = notebook.metadata.get("bpe_course", {})
-    return cells, dict(metadata) if isinstance(metadata, dict) else {}
+    return cells, course
 
 
 def read_python(path):
@@ -177,14 +182,17 @@ def ordinal(n):
 
 
 def given_names(cell):
-    """Names a cell gives the learner ready-made (metadata {"bpe_course": {"given": [...]}}): not graded."""
+    """Names a cell of the course's own notebooks gives the learner ready-made (metadata
+    {"bpe_course": {"given": [...]}}). Read from the course's files only (course_copy, make_notebooks):
+    in a submission the same mark is the learner's to edit."""
     course = cell.get("metadata", {}).get("bpe_course", {})
     given = course.get("given", []) if isinstance(course, dict) else []
     return [name for name in given if isinstance(name, str)] if isinstance(given, list) else []
 
 
 def raises_on_purpose(cell):
-    """A cell the course marks as demonstrating an error (nbval's marker comment or tag)."""
+    """A cell the course marks as demonstrating an error (nbval's marker comment or tag); read from
+    the course's files only, as given_names is."""
     return (cell.source.lstrip().startswith("# NBVAL_RAISES_EXCEPTION")
             or "raises-exception" in cell.get("metadata", {}).get("tags", []))
 
