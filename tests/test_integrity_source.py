@@ -75,6 +75,8 @@ ENCODERS = {  # encode reached by a name given as text, or handed to C code that
     "str.encode handed to map": 'def utf8_encode(text):\n    return b"".join(map(str.encode, text))\n',
     "str.encode as a default": 'def utf8_encode(text, how=str.encode):\n    return how(text)\n',
     "getattr with a built name": 'def utf8_encode(text):\n    return getattr(text, "enc" + "ode")()\n',
+    "a methodcaller with a keyword": ('import operator\nE = operator.methodcaller("encode", errors="strict")\n'
+                                      'def utf8_encode(text):\n    return E(text)\n'),
     "attrgetter": 'import operator\ndef utf8_encode(text):\n    return operator.attrgetter("encode")(text)()\n',
     "codecs.encode handed to map": 'import codecs\ndef utf8_encode(text):\n    return b"".join(map(codecs.encode, text))\n',
 }
@@ -167,16 +169,26 @@ def test_reading_the_source_runs_no_learner_code(tmp_path):
             @property
             def spec(self):
                 raise RuntimeError("ran")
+            def __eq__(self, other):
+                raise RuntimeError("ran")
+            def __getattr__(self, name):
+                raise RuntimeError("ran")
+            @property
+            def __class__(self):
+                raise RuntimeError("ran")
+            def __call__(self, n):
+                return "0123456789abcdef"[n % 16]
         S = Sneaky()
         def to_hex(n):
-            return f"{n:{chr(S)}}" + f"{n:{str(S)}}" + f"{n:{S.spec}}" + "0123456789abcdef"[n % 16]
+            return f"{n:{chr(S)}}" + f"{n:{str(S)}}" + f"{n:{S.spec}}" + S.missing + getattr(S, "encode")(n) + S(n)
         '''
     path = tmp_path / "learner.py"
     path.write_text(textwrap.dedent(source), encoding="utf-8")
     spec = importlib.util.spec_from_file_location("sneaky_learner", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert byhand.static_shortcuts(module.to_hex, "int to hex", lambda f: f == str(path)) == []
+    for fn in (module.to_hex, module.S):
+        assert byhand.static_shortcuts(fn, "int to hex", lambda f: f == str(path)) == []
 
 
 # ---------------------------------------------------------------------------- reading source as Python does

@@ -108,7 +108,6 @@ def _formats_with(template, rule):
     return any(letter in spec for spec in fields for letter in rule.format_letters)
 
 
-
 # ---------------------------------------------------------------------------- reading the code
 
 def static_shortcuts(fn, rule_name, is_learner):
@@ -140,16 +139,17 @@ def _learner_functions(obj, is_learner, seen):
 
 
 def _functions_of(obj):
-    if isinstance(obj, types.MethodType):
+    """Told by type(), never isinstance(): a learner's object may lie about its __class__."""
+    if type(obj) is types.MethodType:
         obj = obj.__func__
-    if isinstance(obj, types.FunctionType):
+    if type(obj) is types.FunctionType:
         return [obj]
-    if isinstance(obj, functools.partial):
+    if type(obj) is functools.partial:
         return _functions_of(obj.func)
-    cls = obj if isinstance(obj, type) else type(obj)
+    cls = obj if issubclass(type(obj), type) else type(obj)
     if cls.__module__ in ("builtins", "operator"):
         return []
-    return [v for v in vars(cls).values() if isinstance(v, types.FunctionType)]
+    return [v for v in vars(cls).values() if type(v) is types.FunctionType]
 
 
 def _referenced_values(function):
@@ -194,6 +194,9 @@ def _parse(function):
 
 # ---------------------------------------------------------------------------- what a name can mean
 
+KNOWN_TYPES = (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodDescriptorType,
+               types.WrapperDescriptorType, types.MethodWrapperType, types.ClassMethodDescriptorType,
+               functools.partial, operator.methodcaller, operator.attrgetter)
 PURE_CALLS = (chr, str, tuple, list)  # pure on constants
 BUILDERS = (type, getattr, operator.methodcaller, operator.attrgetter, functools.partial)  # pure on anything
 STR_METHODS = frozenset({"join", "upper", "lower", "replace", "strip", "lstrip", "rstrip", "removeprefix",
@@ -208,7 +211,8 @@ class Values:
     `x if c else y`; a few calls that run no learner code (chr, str, type, getattr, str methods,
     methodcaller) and the learner's own helpers, by what they return. `of(node)` lists the
     possibilities; [] means the source cannot tell (a parameter, a value computed from input).
-    Nothing here runs learner code: attributes of learner objects are read with getattr_static.
+    Nothing here runs learner code: only constants, modules, classes and functions are followed
+    (`_known`), learner classes are read with getattr_static, and objects are compared by identity.
     """
 
     LIMIT = 16  # possibilities kept per expression
@@ -232,7 +236,7 @@ class Values:
             return []
         self.busy.add(id(node))
         try:
-            return _unique(handler(node))[:self.LIMIT]
+            return _unique([value for value in handler(node) if _known(value)])[:self.LIMIT]
         except Exception:  # noqa: BLE001 - a value the source cannot tell is simply unknown
             return []
         finally:
@@ -290,7 +294,7 @@ class Values:
     def _formattedvalue(self, node):
         specs = self.of(node.format_spec) if node.format_spec is not None else [""]
         convert = {115: str, 114: repr, 97: ascii}.get(node.conversion, lambda v: v)
-        return [format(convert(value), spec) for value in self.of(node.value) if isinstance(value, (str, int))
+        return [format(convert(value), spec) for value in self.of(node.value) if type(value) in (str, int)
                 for spec in specs]
 
     def _ifexp(self, node):
@@ -334,7 +338,7 @@ class Values:
         return found
 
     def _is_learner_function(self, fn):
-        return (isinstance(fn, types.FunctionType) and self.depth < self.DEPTH
+        return (type(fn) is types.FunctionType and self.depth < self.DEPTH
                 and self.is_learner(fn.__code__.co_filename))
 
 
@@ -380,11 +384,11 @@ def _static_attr(owner, name):
     learner classes through getattr_static), else []."""
     if not isinstance(name, str):
         return []
-    if isinstance(owner, types.ModuleType):
+    if type(owner) is types.ModuleType:
         return [vars(owner)[name]] if name in vars(owner) else []
-    if _plain(owner) or (isinstance(owner, type) and owner.__module__ == "builtins"):
+    if _plain(owner) or any(owner is kind for kind in vars(builtins).values() if isinstance(kind, type)):
         return [getattr(owner, name)] if hasattr(owner, name) else []
-    if isinstance(owner, type):
+    if issubclass(type(owner), type):
         try:
             found = inspect.getattr_static(owner, name)
         except AttributeError:
@@ -400,9 +404,7 @@ def _pure(fn, args):
         return True
     if not all(_plain(arg) for arg in args):
         return False
-    owner = getattr(fn, "__self__", None)
-    return any(fn is pure for pure in PURE_CALLS) or (
-        isinstance(owner, str) and getattr(fn, "__name__", "") in STR_METHODS)
+    return any(fn is pure for pure in PURE_CALLS) or _str_method(fn, STR_METHODS)
 
 
 def _small_operands(a, b):
@@ -414,6 +416,28 @@ def _small_operands(a, b):
     if isinstance(a, int) and isinstance(b, (str, bytes, tuple, list)):
         return len(b) * a <= 1000
     return True
+
+
+def _known(value, depth=0):
+    """A value the reading may follow: a plain constant, a module, a class, a function, a library
+    callable, or a tuple, list or dict (with plain keys) of these. Looking at these runs no
+    learner code; a learner's object is left alone."""
+    if _plain(value) or type(value) in KNOWN_TYPES or issubclass(type(value), type):
+        return True
+    if type(value) not in (tuple, list, dict) or depth > 3 or len(value) > 1000:
+        return False
+    if type(value) is dict:
+        return all(_plain(key) and _known(item, depth + 1) for key, item in value.items())
+    return all(_known(item, depth + 1) for item in value)
+
+
+def _str_method(fn, names):
+    """Whether `fn` is one of these methods bound to a str: "{:x}".format, "".join."""
+    return type(fn) is types.BuiltinFunctionType and type(fn.__self__) is str and fn.__name__ in names
+
+
+def _one_of(value, options):
+    return any(value is option for option in options)
 
 
 def _plain(value, depth=0):
@@ -472,7 +496,7 @@ def _spec_refused(spec, rule, values):
     last = spec.values[-1] if spec.values else None
     if isinstance(last, ast.Constant):
         return str(last.value)[-1:] in rule.format_letters
-    return any(isinstance(text, str) and text[-1:] in rule.format_letters for text in values.of(spec))
+    return any(type(text) is str and text[-1:] in rule.format_letters for text in values.of(spec))
 
 
 def _template_refused(node, rule, values):
@@ -485,7 +509,7 @@ def _template_refused(node, rule, values):
 
 
 def _percent_converts(template, rule):
-    if not isinstance(template, str):
+    if type(template) is not str:
         return False
     conversion = r"%(?:\([^)]*\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?"
     return any(re.search(conversion + letter, template.replace("%%", "")) for letter in rule.format_letters)
@@ -499,17 +523,16 @@ def _refused_call(node, rule, values):
     if found:
         yield found
     for fn in values.of(node.func):
-        if fn in (getattr, operator.methodcaller, operator.attrgetter, getattr(builtins, "hasattr")):
-            position = 1 if fn in (getattr, getattr(builtins, "hasattr")) else 0
+        if _one_of(fn, (getattr, hasattr, operator.methodcaller, operator.attrgetter)):
+            position = 1 if _one_of(fn, (getattr, hasattr)) else 0
             names = values.of(node.args[position]) if len(node.args) > position else []
-            named = [name for name in names if isinstance(name, str) and name in rule.methods]
+            named = [name for name in names if type(name) is str and name in rule.methods]
             if named:
                 yield f"{ast.unparse(node)[:40]} (.{named[0]})"
-        elif fn in (operator.mod, operator.__mod__, str.__mod__) and node.args \
+        elif _one_of(fn, (operator.mod, operator.__mod__, str.__mod__)) and node.args \
                 and _template_refused(node.args[0], rule, values):
             yield f"{ast.unparse(node)[:40]} (%-formatting)"
-        elif getattr(fn, "__name__", None) == "format" and isinstance(getattr(fn, "__self__", None), str) \
-                and _nested_specs_refused(fn.__self__, node, rule, values):
+        elif _str_method(fn, {"format"}) and _nested_specs_refused(fn.__self__, node, rule, values):
             yield f"{ast.unparse(node)[:40]} (a format spec passed in)"
 
 
@@ -532,7 +555,7 @@ def _nested_specs_refused(template, node, rule, values):
                     inner, auto = str(auto), auto + 1
                 found = positional[int(inner)] if inner.isdigit() and int(inner) < len(positional) \
                     else named.get(inner, [])
-                if any(str(value)[-1:] in rule.format_letters for value in found if isinstance(value, str)):
+                if any(value[-1:] in rule.format_letters for value in found if type(value) is str):
                     return True
     except ValueError:
         return False
@@ -549,9 +572,9 @@ def _conversion(node, rule, values):
         if target is functools.partial and node.args:
             candidates, args = values.of(node.args[0]), args - 1
             target = candidates[0] if len(candidates) == 1 else None
-        elif isinstance(target, functools.partial):
+        elif type(target) is functools.partial:
             target, args, keywords = target.func, args + len(target.args), keywords | set(target.keywords)
-        if getattr(target, "__name__", None) == "__new__" and isinstance(getattr(target, "__self__", None), type):
+        if type(target) is types.BuiltinFunctionType and target.__name__ == "__new__":
             target, args = target.__self__, args - 1  # int.__new__(int, s, 16) is int(s, 16)
         if not any(target is kind for kind in rule.conversions):
             continue
@@ -566,16 +589,20 @@ def _refused_value(value, rule):
     """What a value does for the job, if the rule refuses it (a description), else None: a library
     function (str.encode, codecs.encode, hex), also wrapped in a partial, or a methodcaller or
     attrgetter of a refused method. Handing it to map() or sorted() calls it where no hook sees."""
-    while isinstance(value, functools.partial):
+    while type(value) is functools.partial:
         value = value.func
-    if isinstance(value, (operator.methodcaller, operator.attrgetter)):
-        name = value.__reduce__()[1][0] if value.__reduce__()[1] else None
-        return f"{value!r}" if isinstance(name, str) and name in rule.methods else None
-    if isinstance(value, (type, types.ModuleType)) or not callable(value):
+    if type(value) in (operator.methodcaller, operator.attrgetter):
+        maker, arguments = value.__reduce__()[:2]
+        if type(maker) is functools.partial:  # methodcaller("encode", errors="strict") keeps its name here
+            arguments = maker.args + tuple(arguments)
+        name = arguments[0] if arguments else None
+        return f"{value!r}" if type(name) is str and name in rule.methods else None
+    if type(value) not in KNOWN_TYPES or type(value) is types.ModuleType:
         return None
-    if getattr(value, "__name__", None) == "__new__" and getattr(value, "__self__", None) in rule.conversions:
+    if type(value) is types.BuiltinFunctionType and value.__name__ == "__new__" \
+            and _one_of(value.__self__, rule.conversions):
         return None  # int.__new__: a conversion, refused with a base (_conversion) and not without
-    if isinstance(value, types.FunctionType) and not _library_function(value):
+    if type(value) is types.FunctionType and not _library_function(value):
         return None
     name, module = _callee_name(value), getattr(value, "__module__", None) or ""
     root = (module or name).split(".")[0]
