@@ -43,6 +43,8 @@ TEMPLATES = {  # a format spec reached through a non-literal template
     "a %-template from a table": 'T = {"hex": "%X"}\ndef to_hex(n):\n    return T["hex"].lower() % n\n',
     "a %-template with a mapping key": 'def to_hex(n):\n    return "%(v)x" % {"v": n}\n',
     "operator.mod of a template": 'import operator\nF = "%x"\ndef to_hex(n):\n    return operator.mod(F, n)\n',
+    "a helper kept in a dict": ('def digits(n):\n    return "%x" % n\nHELPERS = {"hex": digits}\n'
+                                'def to_hex(n):\n    return HELPERS["hex"](n)\n'),
     "str.__mod__ called": 'def to_hex(n):\n    return "%x".__mod__(n)\n',
     "str.format of a constant": 'FMT = "{:x}"\ndef to_hex(n):\n    return FMT.format(n)\n',
     "format() with a spec variable": 'SPEC = "x"\ndef to_hex(n):\n    return format(n, SPEC)\n',
@@ -349,3 +351,14 @@ def test_a_deleted_exercise_is_missing_whatever_the_metadata_lists(tmp_path):
     notebook.metadata["bpe_course"] = {"exercises": []}
     result = grade_file(saved(notebook, tmp_path / "homework.ipynb"), timeout=10)
     assert {name: ex["status"] for name, ex in result["exercises"].items()} == {"encode": "missing"}
+
+
+def test_a_drill_is_graded_on_its_levels_exercises_whatever_its_metadata_says(tmp_path):
+    from bpe_ref.practice import new_drill
+    from bpe_ref.practice.levels import LEVELS
+
+    path = new_drill(tmp_path, "regex")
+    notebook = nbformat.read(path, as_version=4)
+    notebook.metadata["bpe_course"]["exercises"] = []
+    _, course = read_submission(saved(notebook, path))
+    assert course == {"drill": "regex", "exercises": list(LEVELS["regex"].exercises)}

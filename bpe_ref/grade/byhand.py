@@ -138,14 +138,18 @@ def _learner_functions(obj, is_learner, seen):
             yield from _learner_functions(value, is_learner, seen)
 
 
-def _functions_of(obj):
-    """Told by type(), never isinstance(): a learner's object may lie about its __class__."""
+def _functions_of(obj, depth=0):
+    """Told by type(), never isinstance(): a learner's object may lie about its __class__.
+    Helpers kept in a tuple, list or dict (`HELPERS = {"hex": digits}`) are followed too."""
     if type(obj) is types.MethodType:
         obj = obj.__func__
     if type(obj) is types.FunctionType:
         return [obj]
     if type(obj) is functools.partial:
-        return _functions_of(obj.func)
+        return _functions_of(obj.func, depth)
+    if type(obj) in (tuple, list, dict):
+        items = list(obj.values() if type(obj) is dict else obj)[:100] if depth < 3 else []
+        return [function for item in items for function in _functions_of(item, depth + 1)]
     cls = obj if issubclass(type(obj), type) else type(obj)
     if cls.__module__ in ("builtins", "operator"):
         return []
