@@ -244,6 +244,20 @@ def test_a_broken_notebook_says_what_is_broken(tmp_path, content, reason):
         read_submission(path)
 
 
+def test_a_file_where_nothing_parses_says_so_and_is_not_missing(tmp_path):
+    broken = tmp_path / "learner.py"
+    broken.write_text("counts = {(1, 2): 1\nprint(counts\n", encoding="utf-8")
+    result = grade_file(broken, timeout=10)
+    assert "does not parse as Python, line 2: '(' was never closed" in result["error"]
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("for x in\n"),
+                                               nbformat.v4.new_code_cell("print((")])
+    with pytest.raises(UnreadableSubmission, match="none of its 2 code cells parses as Python"):
+        read_submission(saved(notebook, tmp_path / "learner.ipynb"))
+    written = tmp_path / "merge.py"  # an exercise is found: graded, with its own syntax error
+    written.write_text("def merge(ids, pair, idx)\n    return ids\n", encoding="utf-8")
+    assert grade_file(written, timeout=10)["exercises"]["merge"]["status"] == "error"
+
+
 def test_a_permission_problem_is_called_a_permission_problem(tmp_path, monkeypatch):
     """As root every file is readable, so the refusal is the operating system's, simulated."""
     path = tmp_path / "learner.py"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import nbformat
 
-from . import course_copy
+from . import course_copy, exercises
 
 DEF_RE = re.compile(r"^(?:def|class)\s+([A-Za-z_]\w*)|^([A-Za-z_]\w*)\s*=", re.MULTILINE)
 
@@ -44,7 +44,9 @@ def read_submission(path):
     be read (missing, a folder, no permission, not text in its encoding, a broken notebook)."""
     path = Path(path)
     if path.suffix == ".py":
-        return [{"name": path.name, "source": read_python(path), "raises_on_purpose": False, "given": []}], {}
+        cells = [{"name": path.name, "source": read_python(path), "raises_on_purpose": False, "given": []}]
+        must_parse(path, cells)
+        return cells, {}
     if path.suffix != ".ipynb":
         raise UnreadableSubmission(f"{path}: expected a .ipynb or .py file")
     notebook = read_notebook(path)
@@ -56,7 +58,34 @@ def read_submission(path):
             cells.append({"name": cell_label(cell.source), "source": ipython_to_python(cell.source),
                           "raises_on_purpose": known.raises_on_purpose, "given": list(known.given)})
     name_twins(cells)
+    must_parse(path, cells)
     return cells, course
+
+
+def must_parse(path, cells):
+    """Raise UnreadableSubmission when no cell parses as Python and no exercise can even be found
+    by name: nothing could be graded, and the learner must hear why, not "not handed in". (Where an
+    exercise is found, each gets its own syntax error with the cell and line.)"""
+    problems = [syntax_problem(cell["source"]) for cell in cells]
+    if not cells or not all(problems):
+        return
+    if any(names_in(cell["source"]) & set(exercises.CONTRACT) for cell in cells):
+        return
+    if len(cells) == 1:
+        raise UnreadableSubmission(f"{path}: does not parse as Python, {problems[0]}")
+    raise UnreadableSubmission(f"{path}: none of its {len(cells)} code cells parses as Python "
+                               f"({cells[0]['name']}, {problems[0]})")
+
+
+def syntax_problem(source):
+    """'line 3: invalid syntax' when the source does not parse, else None."""
+    try:
+        ast.parse(source)
+    except SyntaxError as e:
+        return f"line {e.lineno}: {e.msg}"
+    except ValueError as e:  # e.g. NUL bytes in a notebook cell
+        return str(e)
+    return None
 
 
 def read_python(path):
