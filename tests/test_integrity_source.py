@@ -45,6 +45,7 @@ TEMPLATES = {  # a format spec reached through a non-literal template
     "operator.mod of a template": 'import operator\nF = "%x"\ndef to_hex(n):\n    return operator.mod(F, n)\n',
     "a helper kept in a dict": ('def digits(n):\n    return "%x" % n\nHELPERS = {"hex": digits}\n'
                                 'def to_hex(n):\n    return HELPERS["hex"](n)\n'),
+    "str.format handed to map": 'def to_hex(n):\n    return "".join(map("{:x}".format, [n]))\n',
     "str.__mod__ called": 'def to_hex(n):\n    return "%x".__mod__(n)\n',
     "str.format of a constant": 'FMT = "{:x}"\ndef to_hex(n):\n    return FMT.format(n)\n',
     "format() with a spec variable": 'SPEC = "x"\ndef to_hex(n):\n    return format(n, SPEC)\n',
@@ -67,6 +68,7 @@ INT_CONSTRUCTORS = {  # int reached through __new__ or another name
     "type(0) kept in a name": 'def from_hex(s):\n    parse = type(0)\n    return parse(s, base=16)\n',
     "getattr(builtins, 'int')": 'import builtins\ndef from_hex(s):\n    return getattr(builtins, "int")(s, 16)\n',
     "type(1).__new__ in a table": 'P = {"i": type(1).__new__}\ndef from_hex(s):\n    return P["i"](int, s, 16)\n',
+    "int.__call__": 'def from_hex(s):\n    return int.__call__(s, 16)\n',
     "a partial of int.__new__": ('import functools\nP = functools.partial(int.__new__, int, base=16)\n'
                                  'def from_hex(s):\n    return P(s)\n'),
 }
@@ -80,6 +82,8 @@ ENCODERS = {  # encode reached by a name given as text, or handed to C code that
     "a methodcaller with a keyword": ('import operator\nE = operator.methodcaller("encode", errors="strict")\n'
                                       'def utf8_encode(text):\n    return E(text)\n'),
     "attrgetter": 'import operator\ndef utf8_encode(text):\n    return operator.attrgetter("encode")(text)()\n',
+    "bytearray.__init__": ('def utf8_encode(text):\n    out = bytearray()\n'
+                           '    bytearray.__init__(out, text, "utf-8")\n    return bytes(out)\n'),
     "codecs.encode handed to map": 'import codecs\ndef utf8_encode(text):\n    return b"".join(map(codecs.encode, text))\n',
 }
 

@@ -84,17 +84,18 @@ RULES = {
 
 def refuser(rule_name):
     """The profile hook's test for one rule: (callee name, module, fn) -> a description or None."""
-    rule = RULES[rule_name]
+    return functools.partial(_refusal, RULES[rule_name])
 
-    def refuses(name, module, fn):
-        root = (module or name).split(".")[0]
-        if rule.refuses_call(name) or root in rule.modules:
-            return f"{name.removeprefix('builtins.').lstrip('_')}()"
-        if name == "str.format" and rule.format_letters and _formats_with(getattr(fn, "__self__", ""), rule):
-            return f"{getattr(fn, '__self__', '')!r}.format()"
-        return None
 
-    return refuses
+def _refusal(rule, name, module, fn):
+    """What a call (seen by the hook) or a callable (read in the source) does for the rule's job:
+    a description, or None when the rule allows it."""
+    root = (module or name).split(".")[0]
+    if rule.refuses_call(name) or root in rule.modules:
+        return f"{name.removeprefix('builtins.').lstrip('_')}()"
+    if name == "str.format" and rule.format_letters and _formats_with(getattr(fn, "__self__", ""), rule):
+        return f"{getattr(fn, '__self__', '')!r}.format()"
+    return None
 
 
 def _formats_with(template, rule):
@@ -578,8 +579,7 @@ def _conversion(node, rule, values):
             target = candidates[0] if len(candidates) == 1 else None
         elif type(target) is functools.partial:
             target, args, keywords = target.func, args + len(target.args), keywords | set(target.keywords)
-        if type(target) is types.BuiltinFunctionType and target.__name__ == "__new__":
-            target, args = target.__self__, args - 1  # int.__new__(int, s, 16) is int(s, 16)
+        target, args = _constructor_of(target, args)
         if not any(target is kind for kind in rule.conversions):
             continue
         if args >= 2 or keywords & {"base", "encoding", "errors"}:
@@ -587,6 +587,18 @@ def _conversion(node, rule, values):
                 return ast.unparse(node)[:40]
             return f"{ast.unparse(node)[:40]} ({target.__name__} with {'a base' if target is int else 'an encoding'})"
     return None
+
+
+def _constructor_of(target, args):
+    """(the type, its argument count) when `target` is a type's constructor under another name:
+    int.__new__(int, s, 16), int.__call__(s, 16), bytearray.__init__(b, text, "utf-8")."""
+    if type(target) is types.BuiltinFunctionType and target.__name__ == "__new__":
+        return target.__self__, args - 1
+    if type(target) is types.MethodWrapperType and target.__name__ == "__call__":
+        return target.__self__, args
+    if type(target) is types.WrapperDescriptorType and target.__name__ == "__init__":
+        return target.__objclass__, args - 1
+    return target, args
 
 
 def _refused_value(value, rule):
@@ -608,11 +620,7 @@ def _refused_value(value, rule):
         return None  # int.__new__: a conversion, refused with a base (_conversion) and not without
     if type(value) is types.FunctionType and not _library_function(value):
         return None
-    name, module = _callee_name(value), getattr(value, "__module__", None) or ""
-    root = (module or name).split(".")[0]
-    if rule.refuses_call(name) or root in rule.modules:
-        return f"{name.removeprefix('builtins.').lstrip('_')}()"
-    return None
+    return _refusal(rule, _callee_name(value), getattr(value, "__module__", None) or "", value)
 
 
 def _library_function(function):
