@@ -58,6 +58,7 @@ NESTED_SPECS = {  # a format spec nested in an f-string
     "a literal": 'def to_hex(n):\n    return f"{n:{\'x\'}}"\n',
     "a parameter's default": 'def to_hex(n, spec="x"):\n    return f"{n:{spec}}"\n',
     "a helper's return value": 'def kind():\n    return "x"\ndef to_hex(n):\n    return f"{n:{kind()}}"\n',
+    "a lambda's return value": 'kind = lambda: "X".lower()\ndef to_hex(n):\n    return f"{n:{kind()}}"\n',
     "a width then the letter": 'def to_hex(n, w=1):\n    return f"{n:{w}x}"\n',
     "chr of its code": 'def to_hex(n):\n    return f"{n:{chr(120)}}"\n',
 }
@@ -164,29 +165,38 @@ def test_honest_code_with_the_same_tools_is_not_refused(tmp_path, spelling):
 
 
 def test_reading_the_source_runs_no_learner_code(tmp_path):
-    """Following names must not call the learner's code (a property, __index__, __str__)."""
+    """Following names must not run the learner's code: __index__, __str__, a property, __eq__,
+    __getattr__, a lying __class__, __init_subclass__ (type() with three arguments)."""
     source = '''
-        import operator
+        RAN = []
+        def ran(what):
+            RAN.append(what)
+            raise RuntimeError(what)
         class Sneaky:
             def __index__(self):
-                raise RuntimeError("ran")
+                ran("__index__")
             def __str__(self):
-                raise RuntimeError("ran")
+                ran("__str__")
             @property
             def spec(self):
-                raise RuntimeError("ran")
+                ran("spec")
             def __eq__(self, other):
-                raise RuntimeError("ran")
+                ran("__eq__")
             def __getattr__(self, name):
-                raise RuntimeError("ran")
+                ran("__getattr__")
             @property
             def __class__(self):
-                raise RuntimeError("ran")
+                ran("__class__")
+            def __init_subclass__(cls):
+                ran("__init_subclass__")
             def __call__(self, n):
                 return "0123456789abcdef"[n % 16]
         S = Sneaky()
+        NS = {}
         def to_hex(n):
-            return f"{n:{chr(S)}}" + f"{n:{str(S)}}" + f"{n:{S.spec}}" + S.missing + getattr(S, "encode")(n) + S(n)
+            made = type("Made", (Sneaky,), NS)
+            return (f"{n:{chr(S)}}" + f"{n:{str(S)}}" + f"{n:{S.spec}}" + S.missing + getattr(S, "encode")(n)
+                    + getattr(S, "x", "y") + S(n) + f"{made}")
         '''
     path = tmp_path / "learner.py"
     path.write_text(textwrap.dedent(source), encoding="utf-8")
@@ -195,6 +205,7 @@ def test_reading_the_source_runs_no_learner_code(tmp_path):
     spec.loader.exec_module(module)
     for fn in (module.to_hex, module.S):
         assert byhand.static_shortcuts(fn, "int to hex", lambda f: f == str(path)) == []
+    assert module.RAN == []
 
 
 # ---------------------------------------------------------------------------- reading source as Python does

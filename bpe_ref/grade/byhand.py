@@ -203,7 +203,7 @@ KNOWN_TYPES = (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, 
                types.WrapperDescriptorType, types.MethodWrapperType, types.ClassMethodDescriptorType,
                functools.partial, operator.methodcaller, operator.attrgetter)
 PURE_CALLS = (chr, str, tuple, list)  # pure on constants
-BUILDERS = (type, getattr, operator.methodcaller, operator.attrgetter, functools.partial)  # pure on anything
+BUILDERS = (operator.methodcaller, operator.attrgetter, functools.partial)  # pure on anything
 STR_METHODS = frozenset({"join", "upper", "lower", "replace", "strip", "lstrip", "rstrip", "removeprefix",
                          "removesuffix", "format", "__add__", "__getitem__", "__mul__"})
 
@@ -254,13 +254,13 @@ class Values:
 
     def returns(self):
         """What the function can return: its `return` expressions (not those of inner functions)."""
-        if self.tree is None:
+        if self.tree is None or not self.tree.body:
             return []
-        body = self.tree.body[0] if self.tree.body else None
-        if isinstance(body, ast.Expr) and isinstance(body.value, ast.Lambda):
-            return self.of(body.value.body)
-        return [value for node in _own_nodes(body) if isinstance(node, ast.Return) and node.value is not None
-                for value in self.of(node.value)]
+        if self.function.__name__ == "<lambda>":  # its source is the line that holds it
+            lambdas = [node for node in ast.walk(self.tree) if isinstance(node, ast.Lambda)]
+            return self.of(lambdas[0].body) if len(lambdas) == 1 else []
+        return [value for node in _own_nodes(self.tree.body[0]) if isinstance(node, ast.Return)
+                and node.value is not None for value in self.of(node.value)]
 
     # ------------------------------------------------------------------ one handler per kind of node
 
@@ -337,9 +337,10 @@ class Values:
         for fn in self.of(node.func):
             if self._is_learner_function(fn):
                 found += Values(fn, self.is_learner, depth=self.depth + 1).returns()
+            elif fn is getattr and args is not None and len(args) >= 2:
+                found += _static_attr(*args[:2])
             elif args is not None and keywords is not None and _pure(fn, args + keywords):
-                named = dict(zip([k.arg for k in node.keywords], keywords))
-                found += _static_attr(*args) if fn is getattr and len(args) == 2 else [fn(*args, **named)]
+                found.append(fn(*args, **dict(zip([k.arg for k in node.keywords], keywords))))
         return found
 
     def _is_learner_function(self, fn):
@@ -403,10 +404,10 @@ def _static_attr(owner, name):
 
 
 def _pure(fn, args):
-    """Whether calling `fn` on `args` runs no learner code: builders (type, getattr, methodcaller)
-    on anything, a few builtins and str methods on constants only (chr(x) would run x.__index__)."""
-    if any(fn is builder for builder in BUILDERS):
-        return True
+    """Whether calling `fn` on `args` runs no learner code: builders (methodcaller, partial, type
+    of one object) on anything, a few builtins and str methods on constants only (chr(x) would run x.__index__)."""
+    if any(fn is builder for builder in BUILDERS) or (fn is type and len(args) == 1):
+        return True  # type(x) with one argument only: type(name, bases, dict) would run a metaclass
     if not all(_plain(arg) for arg in args):
         return False
     return any(fn is pure for pure in PURE_CALLS) or _str_method(fn, STR_METHODS)
