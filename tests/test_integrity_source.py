@@ -75,8 +75,10 @@ INT_CONSTRUCTORS = {  # int reached through __new__ or another name
 }
 
 ENCODERS = {  # encode reached by a name given as text, or handed to C code that calls it
-    "operator.methodcaller": 'import operator\ndef utf8_encode(text):\n    return operator.methodcaller("encode")(text)\n',
-    "a methodcaller kept in a name": 'import operator\nE = operator.methodcaller("encode", "utf-8")\ndef utf8_encode(text):\n    return E(text)\n',
+    "operator.methodcaller": ('import operator\ndef utf8_encode(text):\n'
+                              '    return operator.methodcaller("encode")(text)\n'),
+    "a methodcaller kept in a name": ('import operator\nE = operator.methodcaller("encode", "utf-8")\n'
+                                      'def utf8_encode(text):\n    return E(text)\n'),
     "str.encode handed to map": 'def utf8_encode(text):\n    return b"".join(map(str.encode, text))\n',
     "str.encode as a default": 'def utf8_encode(text, how=str.encode):\n    return how(text)\n',
     "getattr with a built name": 'def utf8_encode(text):\n    return getattr(text, "enc" + "ode")()\n',
@@ -85,7 +87,8 @@ ENCODERS = {  # encode reached by a name given as text, or handed to C code that
     "attrgetter": 'import operator\ndef utf8_encode(text):\n    return operator.attrgetter("encode")(text)()\n',
     "bytearray.__init__": ('def utf8_encode(text):\n    out = bytearray()\n'
                            '    bytearray.__init__(out, text, "utf-8")\n    return bytes(out)\n'),
-    "codecs.encode handed to map": 'import codecs\ndef utf8_encode(text):\n    return b"".join(map(codecs.encode, text))\n',
+    "codecs.encode handed to map": ('import codecs\ndef utf8_encode(text):\n'
+                                    '    return b"".join(map(codecs.encode, text))\n'),
 }
 
 HONEST = {  # the same tools, used honestly: nothing may be refused

@@ -480,7 +480,8 @@ def _shortcuts_in(tree, rule, values):
         if isinstance(node, ast.FormattedValue) and node.format_spec is not None \
                 and _spec_refused(node.format_spec, rule, values):
             yield f"the f-string format {ast.unparse(node)[:40]}"
-        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and _template_refused(node.left, rule, values):
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) \
+                and _template_refused(node.left, rule, values):
             yield f"{ast.unparse(node)[:40]} (%-formatting)"
         elif isinstance(node, ast.Attribute) and node.attr in ("__format__", "__mod__", "__rmod__") \
                 and rule.format_letters:
