@@ -22,6 +22,7 @@ import ast
 import builtins
 import functools
 import inspect
+import itertools
 import operator
 import re
 import string
@@ -149,7 +150,7 @@ def _functions_of(obj, depth=0):
     if type(obj) is functools.partial:
         return _functions_of(obj.func, depth)
     if type(obj) in (tuple, list, dict):
-        items = list(obj.values() if type(obj) is dict else obj)[:100] if depth < 2 else []
+        items = list(itertools.islice(obj.values() if type(obj) is dict else obj, 100)) if depth < 2 else []
         return [function for item in items for function in _functions_of(item, depth + 1)]
     cls = obj if issubclass(type(obj), type) else type(obj)
     if cls.__module__ in ("builtins", "operator"):
