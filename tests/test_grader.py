@@ -158,7 +158,7 @@ def test_shows(name, where, text):
 
 def test_notes_stay_quiet_for_clean_and_demonstrated_code():
     assert graded("good_notebook.ipynb")["notes"] == []  # its NBVAL_RAISES_EXCEPTION cell is on purpose
-    assert graded("hostile_stubs.ipynb")["notes"] == []  # NotImplementedError at top level is expected
+    assert graded("hostile_stubs_04_naive_bpe.ipynb")["notes"] == []  # NotImplementedError at top level is expected
 
 
 def test_a_submission_that_dies_while_loading_does_not_pass():
@@ -187,7 +187,7 @@ def test_cli_exit_status_is_0_only_when_everything_passes(tmp_path, bpe_grade):
     assert "u_plus('A') returned 'U+41', expected 'U+0041'" in mixed.stdout
 
 
-CLASS = ["bug_train_min.py", "good_train_incremental.py", "hostile_stubs.ipynb"]
+CLASS = ["bug_train_min.py", "good_train_incremental.py", "hostile_stubs_04_naive_bpe.ipynb"]
 
 
 @pytest.fixture(scope="module")

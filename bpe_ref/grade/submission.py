@@ -35,11 +35,12 @@ def grade_file(path, timeout=10.0, memory_mb=2048, isolated=False, file_timeout=
     return summary(path, results, cell_notes(sandbox, cells))
 
 
-def graded_names(cells, metadata, defined):
+def graded_names(cells, course, defined):
     """The exercises this submission is graded on, in catalogue order: those it defines or writes,
-    and those its metadata lists. Names defined only in cells marked as given (ready-made helpers
-    such as get_stats in workbook 06) are not the workbook's exercises, unless it lists them."""
-    listed = set(metadata.get("exercises", [])) | set(exercises.workbook_exercises(str(metadata.get("workbook"))))
+    and those the course's copy of its workbook lists (`course`, from source.read_submission, never
+    the submission's own metadata). Names defined only in the course's given cells (ready-made
+    helpers such as get_stats in workbook 06) are not the workbook's exercises, unless it lists them."""
+    listed = set(course.get("exercises", [])) | set(exercises.workbook_exercises(str(course.get("workbook"))))
     own = {name for cell in cells for name in names_in(cell["source"]) if name not in cell["given"]}
     given = {name for cell in cells for name in cell["given"]}
     for name, ex in exercises.REGISTRY.items():

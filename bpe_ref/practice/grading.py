@@ -1,8 +1,8 @@
 """Grade a drill, print the table and the time, and record the attempt in the history.
 
 The drill is graded by bpe_ref.grade's `grade_file`, exactly as bpe-grade grades it: the saved
-file, in one sandbox process, every exercise the drill's metadata lists (an unwritten one is
-`missing`, save/load included). This module adds what the grader does not know about drills:
+file, in one sandbox process, every exercise of the drill's level (told by the level's steps in the
+drill, see bpe_ref.grade.course_copy; an unwritten one is `missing`, save/load included). This module adds what the grader does not know about drills:
 the minutes since `bpe-practice new`, and the history record.
 """
 

@@ -2,8 +2,9 @@
 
 A drill is `DIR/2026-11-22-naive.ipynb`: title and intro, the level's steps, the training text,
 ONE empty code cell, and a check cell that grades the saved file. Its metadata carries the level
-and start time (`bpe_course.practice`) and the exercises to expect (`bpe_course.exercises`), so the
-grader reports the ones not written yet as `missing`. An existing file is never overwritten.
+and start time (`bpe_course.practice`) and the exercises to expect (`bpe_course.exercises`). The
+grader goes by the level's steps the drill holds, not by the metadata, and reports the exercises not
+written yet as `missing`. An existing file is never overwritten.
 """
 
 import json

@@ -12,6 +12,8 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
+from bpe_ref.grade.course_copy import course_cells
+
 HERE = Path(__file__).resolve().parent
 
 
@@ -20,12 +22,23 @@ class Md(str):
 
 
 class Given(str):
-    """A code cell the course gives ready-made (metadata bpe_course.given names what it defines)."""
+    """A code cell marked as given in its metadata (bpe_course.given names what it defines): the
+    course's own given cell, or, in a hostile file, a cell of the learner's marked the same way."""
 
     def __new__(cls, source, *names):
         cell = super().__new__(cls, source)
         cell.names = list(names)
         return cell
+
+
+class Raises(str):
+    """A code cell tagged `raises-exception`, as the course tags its demonstrations of an error."""
+
+
+def course_given(workbook):
+    """The course's own given-helpers cell of `workbook`, as its learner copy hands it out."""
+    source, cell = next((source, cell) for source, cell in course_cells()[workbook].items() if cell.given)
+    return Given(source, *cell.given)
 
 GET_STATS = '''def get_stats(ids):
     counts = {}
@@ -159,6 +172,16 @@ WORKBOOK_VOCAB = '''vocab = {idx: bytes([idx]) for idx in range(256)}
 for (p0, p1), idx in merges.items():
     vocab[idx] = vocab[p0] + vocab[p1]'''
 
+TRAIN_MIN = """def train(text, vocab_size):
+    ids = list(text.encode("utf-8"))
+    merges = {}
+    for idx in range(256, vocab_size):
+        stats = get_stats(ids)
+        pair = min(stats, key=stats.get)
+        ids = merge(ids, pair, idx)
+        merges[pair] = idx
+    return merges"""
+
 WORKBOOK_DECODE = '''def decode(ids):
     tokens = b"".join(vocab[idx] for idx in ids)
     text = tokens.decode('utf-8', errors='replace')
@@ -222,17 +245,16 @@ NOTEBOOKS = {
         MERGE,
     ]),
     "good_given_helpers.ipynb": ({"exercises": ["encode"]}, [
-        Md("# 06 · Encoding\nget_stats and merge are given (marked in the cells' metadata): the score counts "
-           "encode only, the workbook's one exercise.\n\nexpect: encode pass"),
-        Given(GET_STATS, "get_stats"),
-        Given(MERGE, "merge"),
+        Md("# 06 · Encoding\nget_stats and merge are given (the course's own given cell of workbook 06): the "
+           "score counts encode only, the workbook's one exercise.\n\nexpect: encode pass"),
+        course_given("06_encoding"),
         ENCODE_MIN,
         "check(encode)",
     ]),
     "bug_given_helpers_broken_encode.ipynb": ({"exercises": ["encode"]}, [
         Md("# 06 · Encoding\nBUG in encode: it skips texts of two bytes or fewer. The given helpers are "
            "not graded.\n\nexpect: encode fail\ncause: encode stops_at_two"),
-        Given(GET_STATS + "\n\n\n" + MERGE, "get_stats", "merge"),
+        course_given("06_encoding"),
         ENCODE_MIN.replace("    ids = list(text.encode('utf-8'))\n",
                            "    ids = list(text.encode('utf-8'))\n    if len(ids) <= 2:\n        return ids\n"),
     ]),
@@ -249,7 +271,7 @@ NOTEBOOKS = {
         Md("# 10 · Fast BPE\nBUG: train_incremental calls the given get_stats on the whole list after every "
            "merge: the merges are right, the work is the naive loop's.\n\nexpect: train_incremental fail\n"
            "shows: train_incremental it does the work of a recount"),
-        Given(GET_STATS + "\n\n\n" + MERGE, "get_stats", "merge"),
+        course_given("10_fast_bpe"),
         '''def train_incremental(text, vocab_size):
     ids = list(text.encode("utf-8"))
     counts = get_stats(ids)
@@ -268,15 +290,37 @@ NOTEBOOKS = {
            "expect: get_stats pass"),
         GET_STATS,
     ]),
-    "hostile_stubs.ipynb": ({"exercises": ["get_stats", "merge", "train", "encode", "decode"]}, [
-        Md("# A learner copy half done: nbgrader-style stubs are `missing`, never `error`.\n\n"
-           "expect: get_stats pass, decode pass, merge missing, train missing, encode missing\n"
-           "shows: merge not implemented yet\nshows: encode not defined"),
+    "hostile_stubs_04_naive_bpe.ipynb": ({"exercises": ["get_stats", "merge", "train", "encode", "decode"]}, [
+        Md("# A learner copy of workbook 04 half done: nbgrader-style stubs are `missing`, never `error`; so is "
+           "`train`, whose cell was deleted (the workbook is told by the file's name, its exercises by the "
+           "course's catalogue, not by the metadata, which lists encode too). decode is graded because it is "
+           "written.\n\n"
+           "expect: get_stats pass, decode pass, merge missing, train missing\n"
+           "shows: merge not implemented yet\nshows: train not defined"),
         GET_STATS,
         "def merge(ids, pair, idx):\n    # YOUR CODE HERE\n    raise NotImplementedError()",
-        "def train(text, vocab_size):\n    # YOUR CODE HERE\n    raise NotImplementedError()",
-        "merges = train('hello', 260)  # raises NotImplementedError at top level: quietly ignored",
+        "merges = merge([1, 2], (1, 2), 256)  # raises NotImplementedError at top level: quietly ignored",
         DECODE,
+    ]),
+    "hostile_given_marks_04_naive_bpe.ipynb": ({"exercises": ["get_stats"], "workbook": "01_hex"}, [
+        Md("# HOSTILE: a wrong merge hidden by marking its cell as given, a wrong train's crash hidden by the "
+           "raises-exception tag, and notebook metadata that lists get_stats alone and names another workbook. "
+           "What is graded comes from the course's copy of workbook 04 (told by the file name), so merge and "
+           "train are graded and the crash is noted.\n\n"
+           "expect: get_stats pass, merge fail, train error\n"
+           "shows: notes TypeError"),
+        GET_STATS,
+        Given("def merge(ids, pair, idx):\n    return [idx if a == pair[0] else a for a in ids]", "merge"),
+        Raises(TRAIN_MIN + "\n\n\ntrain('ab', '300')"),
+    ]),
+    "hostile_given_marks_course_cell.ipynb": ({"exercises": [], "workbook": "01_hex"}, [
+        Md("# HOSTILE: the course's given cell of workbook 06, with a wrong encode pasted at its end and added "
+           "to the cell's given mark; the notebook's metadata lists nothing and names workbook 01. A cell is "
+           "given only when its text is the course's, so all three functions are graded, and to_hex and "
+           "from_hex are not asked for.\n\n"
+           "expect: get_stats pass, merge pass, encode fail"),
+        Given(course_given("06_encoding") + "\n\n\ndef encode(text, merges):\n    return list(text.encode('utf-8'))",
+              "get_stats", "merge", "encode"),
     ]),
 }
 
@@ -291,6 +335,8 @@ def build(cells, metadata):
         cell = (new_markdown_cell if isinstance(source, Md) else new_code_cell)(str(source))
         if isinstance(source, Given):
             cell.metadata["bpe_course"] = {"given": source.names}
+        if isinstance(source, Raises):
+            cell.metadata["tags"] = ["raises-exception"]
         cell.id = f"cell-{number}"
         nb.cells.append(cell)
     return nb

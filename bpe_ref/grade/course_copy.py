@@ -1,0 +1,107 @@
+"""The course's own copy of each workbook: what a submission is graded on comes from here, never
+from the submission's metadata, which its author can edit.
+
+- A notebook is recognised as a workbook by the course's cells it still holds (the prose, demos
+  and checks every learner copy starts with), else by its file name ('04_naive_bpe.ipynb',
+  'alice-04_naive_bpe.ipynb'); a drill by its level's steps. Its exercises are then the
+  catalogue's for that workbook (or the drill level's).
+- A cell is given (a ready-made helper such as get_stats in workbook 06, not graded) only when its
+  text is the course's given cell, and it raises on purpose only when the course's copy of that
+  cell is marked so (nbval's `raises-exception` tag or `# NBVAL_RAISES_EXCEPTION` comment).
+
+The course's copies are the learner notebooks in notebooks/, next to this package in the course's
+folder; without them no cell counts as given and workbooks are told by name alone.
+"""
+
+import functools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+
+from . import exercises
+
+COURSE_NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+
+
+@dataclass(frozen=True)
+class CourseCell:
+    """One cell of the course's copy of a workbook: what it gives, whether it raises on purpose."""
+
+    given: tuple = ()  # names the cell gives ready-made (the course's bpe_course.given)
+    raises_on_purpose: bool = False
+
+
+def normalized(source):
+    """A cell's text compared line by line, without trailing spaces or blank edges (editors add them)."""
+    return "\n".join(line.rstrip() for line in source.strip().splitlines())
+
+
+@functools.lru_cache(maxsize=4)
+def course_cells(folder=COURSE_NOTEBOOKS):
+    """{workbook: {normalized source: CourseCell}} from the course's own notebooks."""
+    from .source import given_names, raises_on_purpose  # the course's own marks, read from its files
+
+    workbooks = {}
+    for path in sorted(Path(folder).glob("*.ipynb")):
+        notebook = nbformat.read(path, as_version=4)
+        workbooks[path.stem] = {
+            normalized(cell.source): CourseCell(tuple(given_names(cell)),
+                                                cell.cell_type == "code" and raises_on_purpose(cell))
+            for cell in notebook.cells if cell.source.strip()
+        }
+    return workbooks
+
+
+def identify(path, sources, folder=COURSE_NOTEBOOKS):
+    """What the course knows about a notebook: {'workbook', 'exercises'}, or {} if it is none of
+    the course's. `sources` are the texts of all its cells, markdown included."""
+    drill = drill_level(sources)
+    if drill is not None:
+        return {"drill": drill.name, "exercises": list(drill.exercises)}
+    workbook = workbook_by_cells(sources, folder) or workbook_by_name(path)
+    if workbook is None:
+        return {}
+    return {"workbook": workbook, "exercises": exercises.workbook_exercises(workbook)}
+
+
+def workbook_by_cells(sources, folder=COURSE_NOTEBOOKS):
+    """The course workbook whose cells the notebook holds most of (None if none, or a tie)."""
+    texts = {normalized(source) for source in sources if source.strip()}
+    shared = {name: len(texts & cells.keys()) for name, cells in course_cells(folder).items()}
+    best = max(shared.values(), default=0)
+    leaders = [name for name, count in shared.items() if count == best]
+    return leaders[0] if best > 0 and len(leaders) == 1 else None
+
+
+def workbook_by_name(path):
+    """The workbook a file's name spells out in full: '04_naive_bpe' in 'bob_04_naive_bpe (1).ipynb'."""
+    stem = Path(path).stem
+    named = [name for name in workbook_names() if re.search(rf"(?<![0-9A-Za-z]){re.escape(name)}(?![0-9A-Za-z])", stem)]
+    return named[0] if len(named) == 1 else None
+
+
+def workbook_names():
+    return sorted({ex.workbook for ex in exercises.REGISTRY.values() if ex.workbook})
+
+
+def drill_level(sources):
+    """The drill level whose steps the notebook holds (a drill written by `bpe-practice new`); the
+    fullest level when one level's steps include another's."""
+    from ..practice.levels import LEVELS  # a drill is the course's too; imported late: practice imports the grader
+
+    texts = [normalized(source) for source in sources]
+    held = [level for level in LEVELS.values() if any(normalized(level.steps) in text for text in texts)]
+    return max(held, key=lambda level: len(level.steps), default=None)
+
+
+def course_cell(source, workbook=None, folder=COURSE_NOTEBOOKS):
+    """The course's CourseCell with exactly this text, in `workbook` (or any workbook when it is
+    not known); an empty CourseCell when the course has no such cell (the learner's own)."""
+    text = normalized(source)
+    places = course_cells(folder)
+    for name in ([workbook] if workbook in places else sorted(places)):
+        if text in places[name]:
+            return places[name][text]
+    return CourseCell()
