@@ -3,7 +3,8 @@
 Workbook 03a needs real text, some 20,000 words or more in each language, to chart how a
 word vocabulary grows and to count unknown words in held-out text. Programs translated with
 gettext keep every message twice: the English original (msgid) and its translation (msgstr).
-This reads the Arabic catalogs of a few LGPL and X11-licensed Debian packages from
+This reads the Arabic catalogs of a few LGPL, BSD and X11-licensed Debian packages (and CLDR's
+names of countries, languages, scripts and currencies, through Babel) from
 /usr/share/locale/ar/ (see bpe_ref/data/MESSAGES.md for the packages, versions and licences),
 cleans each pair and writes them in a fixed order. The course reads only the written file:
 nothing is fetched or looked up at run time, and the machine a learner uses needs no catalogs.
@@ -27,7 +28,9 @@ CATALOGS = [  # (catalog, its Debian package, the licence): the ones bpe_ref/dat
     ("iso_4217", "iso-codes", "LGPL-2.1+"), ("iso_639-2", "iso-codes", "LGPL-2.1+"),
     ("iso_15924", "iso-codes", "LGPL-2.1+"), ("iso_639-3", "iso-codes", "LGPL-2.1+"),
     ("iso_3166-3", "iso-codes", "LGPL-2.1+"), ("avahi", "libavahi-common-data", "LGPL-2.1+"),
-    ("libsecret", "libsecret-common", "LGPL-2.1+"),
+    ("libsecret", "libsecret-common", "LGPL-2.1+"), ("iso_3166", "iso-codes", "LGPL-2.1+"),
+    ("iso_639", "iso-codes", "LGPL-2.1+"), ("iso_639_3", "iso-codes", "LGPL-2.1+"),
+    ("Linux-PAM", "libpam-runtime", "BSD-3-Clause (or GPL)"),
     ("xkeyboard-config", "xkb-data", "X11 (MIT-style)"),
 ]
 PLACEHOLDER = re.compile(r"%(\d+\$)?[-+ #0']*\d*(\.\d+)?[lhqjzt]*[sdiuxXfFgGeEcp]|%[A-Za-z]+%|\$\{\w+\}|\{\w*\}")
@@ -55,6 +58,22 @@ def pairs(catalog):
             yield english, arabic
 
 
+CLDR_NAMES = ("territories", "languages", "scripts", "currencies", "measurement_systems", "variants")
+
+
+def cldr_pairs():
+    """(English, Arabic) names of countries, languages, scripts and currencies from the Unicode
+    CLDR data that Babel ships (Unicode licence; Babel comes with JupyterLab)."""
+    from babel import Locale
+
+    english, arabic = Locale("en"), Locale("ar")
+    for kind in CLDR_NAMES:
+        theirs = getattr(arabic, kind)
+        for code, name in getattr(english, kind).items():
+            if code in theirs and ARABIC_LETTER.search(theirs[code]):
+                yield clean(name), clean(theirs[code])
+
+
 def main():
     if not LOCALE.is_dir():
         raise SystemExit(f"no Arabic gettext catalogs in {LOCALE}: run this on a Debian 12 machine")
@@ -62,6 +81,8 @@ def main():
     for catalog, _, _ in CATALOGS:
         for english, arabic in pairs(catalog):
             found.setdefault(english, arabic)  # one translation per English message
+    for english, arabic in cldr_pairs():
+        found.setdefault(english, arabic)
     # a fixed order that mixes the catalogs: by a checksum of the English text
     ordered = sorted(found.items(), key=lambda pair: (zlib.crc32(pair[0].encode("utf-8")), pair[0]))
     lines = [f"{english}\t{arabic}" for english, arabic in ordered]
