@@ -430,7 +430,7 @@ def test_a_file_that_cannot_be_read_is_an_error_with_its_reason(tmp_path, bpe_gr
         rows = {row["student"]: row for row in csv.DictReader(f)}
     assert run.returncode == 1, run.stderr
     assert rows["ann"]["get_stats"] == "pass" and rows["ann"]["train"] == "error"  # handed in, not "missing"
-    assert "04_naive_bpe.ipynb" in rows["ann"]["notes"] and "notebook" in rows["ann"]["notes"]
+    assert "04_naive_bpe.ipynb" in rows["ann"]["notes"] and "not valid JSON" in rows["ann"]["notes"]
     assert rows["ben"]["train"] == "missing"
 
 

@@ -107,7 +107,7 @@ def option_problem(options):
     if options.jobs < 1:
         return f"--jobs must be 1 or more, not {options.jobs}"
     if options.similarity_threshold is not None and not 0 < options.similarity_threshold <= 1:
-        return f"--similarity-threshold must be above 0 and at most 1, not {options.similarity_threshold:g}"
+        return f"--similarity-threshold must be above 0 and at most 1, not {options.similarity_threshold}"
     outputs = [(options.csv, "--csv", False), (options.feedback, "--feedback", True),
                (options.similarity if isinstance(options.similarity, str) else None, "--similarity", False)]
     problems = [output_problem(Path(path), flag, folder) for path, flag, folder in outputs if path]
