@@ -23,7 +23,7 @@ from pathlib import Path
 
 HERE = Path(os.path.realpath(__file__)).parent
 REFERENCE_ROOTS = ("bpe_ref", "tiktoken", "tiktoken_ext", "minbpe")
-NO_OP_MODULES = ("bpe_ref.grade", "bpe_ref.viewer")
+NO_OP_MODULES = ("bpe_ref.grade", "bpe_ref.viewer", "bpe_ref.plots", "bpe_ref.workbook")  # the helpers cells use: harmless
 USED = []  # reference objects touched during the current call
 
 
