@@ -75,6 +75,78 @@ def test_the_learners_work_is_never_overwritten_and_updates_land_beside_it(cours
     assert any("updates/00_start.ipynb" in n for n in notes) and any("updated 01_next" in n for n in notes)
 
 
+def opened_run_and_saved(path):
+    """What JupyterLab does to a workbook that is only opened, run and saved: kernel metadata,
+    outputs, execution counts, cell metadata, and its own JSON layout."""
+    notebook = nbformat.read(path, as_version=4)
+    notebook.metadata["kernelspec"] = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+    notebook.metadata["language_info"] = {"name": "python", "version": "3.11.7", "mimetype": "text/x-python"}
+    for number, cell in enumerate(notebook.cells, 1):
+        cell.metadata["trusted"] = True
+        if cell.cell_type == "code":
+            cell.execution_count = number
+            cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="ran\n")]
+    path.write_text(json.dumps(notebook, indent=2, sort_keys=True), encoding="utf-8")
+
+
+def reorder(notebook):
+    notebook.cells[1], notebook.cells[2] = notebook.cells[2], notebook.cells[1]
+
+
+@pytest.mark.parametrize("edit", [
+    lambda nb: setattr(nb.cells[1], "source", "x = 2"),  # code edited
+    lambda nb: setattr(nb.cells[0], "source", "# my notes"),  # markdown edited
+    lambda nb: nb.cells.append(new_code_cell("extra = 1")),  # a cell added
+    lambda nb: nb.cells.pop(2),  # a cell deleted
+    reorder,  # a cell moved
+    lambda nb: nb.cells.__setitem__(2, new_markdown_cell("x + 1")),  # a cell's type changed
+], ids=["code", "markdown", "added", "deleted", "moved", "type"])
+def test_a_workbook_whose_cells_changed_is_kept(course, tmp_path, edit):
+    write_notebook(course / "notebooks" / "00_start.ipynb", "x = 1", "x + 1")
+    ws = tmp_path / "ws"
+    workspace.prepare(course, ws)
+    notebook = nbformat.read(ws / "00_start.ipynb", as_version=4)
+    edit(notebook)
+    nbformat.write(notebook, ws / "00_start.ipynb")
+    mine = (ws / "00_start.ipynb").read_bytes()
+    write_notebook(course / "notebooks" / "00_start.ipynb", "x = 1", "x + 1", "x + 2")
+    notes = workspace.prepare(course, ws)
+    assert (ws / "00_start.ipynb").read_bytes() == mine
+    assert any("updates/00_start.ipynb" in n for n in notes)
+
+
+def test_a_workbook_only_opened_run_and_saved_still_follows_updates(course, tmp_path):
+    ws = tmp_path / "ws"
+    workspace.prepare(course, ws)
+    opened_run_and_saved(ws / "00_start.ipynb")
+    assert workspace.prepare(course, ws) == []  # a restart with no update: the saved copy stays
+    assert "ran" in (ws / "00_start.ipynb").read_text(encoding="utf-8")
+    write_notebook(course / "notebooks" / "00_start.ipynb", "x = 1", "x + 1")
+    notes = workspace.prepare(course, ws)
+    assert (ws / "00_start.ipynb").read_bytes() == (course / "notebooks" / "00_start.ipynb").read_bytes()
+    assert any("updated 00_start.ipynb" in n for n in notes) and not (ws / "updates").exists()
+
+
+def test_an_older_manifest_of_file_hashes_still_tells_untouched_from_changed(course, tmp_path):
+    ws = tmp_path / "ws"
+    workspace.prepare(course, ws)
+    manifest = ws / workspace.MANIFEST
+    older = {name: entry["file"] for name, entry in json.loads(manifest.read_text(encoding="utf-8"))["workbooks"].items()}
+    manifest.write_text(json.dumps({"workbooks": older}), encoding="utf-8")
+    workspace.prepare(course, ws)  # the course has not changed: each entry gets its cells' digest
+    opened_run_and_saved(ws / "00_start.ipynb")
+    write_notebook(course / "notebooks" / "00_start.ipynb", "x = 1", "x + 1")
+    workspace.prepare(course, ws)
+    assert (ws / "00_start.ipynb").read_bytes() == (course / "notebooks" / "00_start.ipynb").read_bytes()
+
+
+def test_cells_digest_reads_sources_as_strings_or_lines():
+    as_string = json.dumps({"cells": [{"cell_type": "code", "source": "a = 1\nb = 2"}]})
+    as_lines = json.dumps({"cells": [{"cell_type": "code", "source": ["a = 1\n", "b = 2"], "outputs": [1]}]})
+    assert workspace.cells_digest(as_string) == workspace.cells_digest(as_lines)
+    assert workspace.cells_digest(b"not json") is None
+
+
 def test_a_deleted_workbook_comes_back_fresh(course, tmp_path):
     ws = tmp_path / "ws"
     workspace.prepare(course, ws)
