@@ -4,6 +4,7 @@ Each test builds a tiny course folder (notebooks/, solutions/, README.md, docs/)
 the course's own files are never touched.
 """
 
+import asyncio
 import json
 import stat
 import subprocess
@@ -12,7 +13,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from bpe_ref import lab, workspace
+from bpe_ref import lab, read_only, workspace
 
 
 def write_notebook(path, *sources, outputs=False):
@@ -189,6 +190,7 @@ def test_configure_writes_terminal_and_notification_settings(tmp_path):
     overrides = json.loads(settings.read_text(encoding="utf-8"))
     assert overrides["other:plugin"] == {"x": 1}  # the learner's own overrides are kept
     assert overrides["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
+    assert overrides["@jupyterlab/docmanager-extension:plugin"]["defaultViewers"]["markdown"] == "Markdown Preview"
     server = json.loads((prefix / "etc" / "jupyter" / "jupyter_server_config.json").read_text(encoding="utf-8"))
     command = server["ServerApp"]["terminado_settings"]["shell_command"]
     assert command[-1] == "-i" and "-l" not in command  # jupyter adds no login flag when a command is set
@@ -212,3 +214,46 @@ def test_workspace_and_jupyter_options_are_told_apart():
     where, rest = lab.split_args(["--workspace", "/tmp/w", "--no-browser", "--port=9"])
     assert str(where) == "/tmp/w" and rest == ["--no-browser", "--port=9"]
     assert lab.split_args([])[0] == lab.COURSE / "workspace"
+
+
+def test_the_server_opens_00_first_and_guards_the_course_material():
+    command = lab.lab_command(lab.COURSE / "workspace", ["--no-browser"])
+    assert "--LabApp.default_url=/lab/tree/00_start_here.ipynb" in command  # what the printed URL shows
+    assert f"--ServerApp.contents_manager_class={lab.CONTENTS_MANAGER}" in command
+    assert command[-1] == "--no-browser" and not any(arg.endswith(".ipynb") and "=" not in arg for arg in command)
+
+
+def test_markdown_setting_keeps_the_learners_other_viewers():
+    merged = lab.with_settings({"@jupyterlab/docmanager-extension:plugin": {"autosaveInterval": 60}})
+    assert merged["@jupyterlab/docmanager-extension:plugin"] == {
+        "autosaveInterval": 60, "defaultViewers": {"markdown": "Markdown Preview"}}
+
+
+def test_the_contents_manager_refuses_writes_to_the_course_material(course, tmp_path):
+    """As the Jupyter server runs it, and whatever the file modes say (root ignores them)."""
+    ws = tmp_path / "ws"
+    workspace.prepare(course, ws)
+    (ws / "updates").mkdir()
+    manager = read_only.CourseContentsManager(root_dir=str(ws))
+    model = {"type": "file", "format": "text", "content": "mine"}
+
+    async def attempts():
+        refused = []
+        for path in ["solutions/00_start.ipynb", "solutions/new.txt", "updates/00_start.ipynb", "README.md",
+                     "docs/img/a.png"]:
+            with pytest.raises(read_only.web.HTTPError) as error:
+                await manager.save(model, path)
+            refused.append(error.value.status_code)
+            assert "read only" in error.value.log_message and "your own copy" in error.value.log_message
+        for action in (lambda: manager.rename_file("solutions/00_start.ipynb", "mine.ipynb"),
+                       lambda: manager.rename_file("00_start.ipynb", "solutions/00_start.ipynb"),
+                       lambda: manager.delete_file("solutions/00_start.ipynb")):
+            with pytest.raises(read_only.web.HTTPError):
+                await action()
+        saved = await manager.save(model, "notes.txt")  # the learner's own folder is writable
+        return refused, saved, (await manager.get("solutions/00_start.ipynb", content=False))["writable"]
+
+    refused, saved, writable = asyncio.run(attempts())
+    assert refused == [403] * 5 and saved["writable"] is True and writable is False
+    assert (ws / "notes.txt").read_text(encoding="utf-8") == "mine" and not (ws / "solutions" / "new.txt").exists()
+    assert (ws / "solutions" / "00_start.ipynb").exists() and not (ws / "mine.ipynb").exists()
