@@ -58,7 +58,7 @@ def missing_value(error, assigned):
         waiting_for[target] = (exercise, why)
     if why == "too long":
         print(f"{ICON} `{name}` is not there yet: the cell that makes it stopped because {exercise} did not "
-              f"finish in time (fix its loop, then run that cell again).")
+              f"finish in time (fix {exercise}, then run that cell again).")
     else:
         print(f"{ICON} `{name}` is not there yet: the cell that makes it stopped because {exercise} was not "
               f"written yet ({where_to_write(exercise)}, then run that cell again).")
