@@ -6,8 +6,13 @@ the course's own files are never touched.
 
 import asyncio
 import json
+import os
+import re
+import socket
 import stat
 import subprocess
+import sys
+import time
 
 import nbformat
 import pytest
@@ -257,3 +262,33 @@ def test_the_contents_manager_refuses_writes_to_the_course_material(course, tmp_
     assert refused == [403] * 5 and saved["writable"] is True and writable is False
     assert (ws / "notes.txt").read_text(encoding="utf-8") == "mine" and not (ws / "solutions" / "new.txt").exists()
     assert (ws / "solutions" / "00_start.ipynb").exists() and not (ws / "mine.ipynb").exists()
+
+
+def test_the_browser_lab_opens_and_the_url_it_prints_lead_to_00(tmp_path):
+    """`python -m bpe_ref.lab` without --no-browser: the page it gives the browser, and the URL
+    it prints, both go to 00 (the browser here is a script that keeps what it was given)."""
+    browser, opened, log = tmp_path / "browser.sh", tmp_path / "opened.html", tmp_path / "lab.log"
+    browser.write_text(f'#!/bin/sh\nf="${{1#file://}}"\ncat "$f" > "{opened}" 2>/dev/null || echo "$1" > "{opened}"\n',
+                       encoding="utf-8")
+    browser.chmod(0o755)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("JUPYTER")}
+    env.update(BROWSER=str(browser), JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"),
+               JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "lab-state"))
+    command = [sys.executable, "-m", "bpe_ref.lab", "--workspace", str(tmp_path / "ws"), f"--port={port}",
+               "--ServerApp.ip=127.0.0.1"]
+    with open(log, "w", encoding="utf-8") as out:
+        server = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not (opened.exists() and opened.stat().st_size):
+            assert server.poll() is None, log.read_text(encoding="utf-8")
+            time.sleep(0.5)
+        page = opened.read_text(encoding="utf-8")
+        assert re.search(rf"http://127\.0\.0\.1:{port}/lab/tree/00_start_here\.ipynb\?token=\w+", page), page
+        assert re.search(r"/lab/tree/00_start_here\.ipynb\?token=\w+", log.read_text(encoding="utf-8"))
+    finally:
+        os.killpg(server.pid, 15)
+        server.wait(timeout=30)
