@@ -6,7 +6,7 @@ While a workbook cell runs (bpe_ref.workbook wraps each one), the kernel's main 
 looked at four times a second: by a CPU-time timer's signal (it reaches code that holds on to
 the interpreter, such as a backtracking regex) and by a watchdog thread (for code that sleeps or
 waits). When one call of an exercise the learner wrote in the notebook has been running for
-SECONDS, the signal's handler raises TooLong inside it, and from then on every line of the
+SECONDS (AGAIN, for a function stopped before and not redefined since), the signal's handler raises TooLong inside it, and from then on every line of the
 learner's code raises TooLong again, so an `except:` in their loop cannot swallow it. The cell
 prints one line (what did not finish, the line it was running) and Run All goes on.
 
@@ -30,6 +30,8 @@ from .grade.exercises import REGISTRY
 # tiktoken encoding in workbook 09, took 4.5 s here; a learner's right but slower code, on a slower
 # computer, may take several times that. Change it in a notebook with bpe_ref.demo_limit.SECONDS = 120.
 SECONDS = 60.0
+AGAIN = 5.0  # a function already stopped once, until it is redefined: so that Run All does not wait a
+#             full minute at each of the demo cells that call a broken encode
 GRACE = 3.0  # after the signal: when to say that the call could not be stopped
 TICK = 0.25  # how often the watchdog looks
 ICON = "⏰"
@@ -69,6 +71,14 @@ def running_call(frame):
             found = frame
         frame = frame.f_back
     return found
+
+
+stopped_before = set()  # code objects of the learner's functions stopped once (a redefinition is new code)
+
+
+def limit(call):
+    """The seconds a learner's call may run: less for a function that was stopped before."""
+    return min(AGAIN, SECONDS) if call.f_code in stopped_before else SECONDS
 
 
 def on_stack(target, frame):
@@ -167,7 +177,7 @@ class Watchdog:
         seconds = self.main_clock.see(call, now)
         if call is not None and self.kicked is call:  # the thread has watched it for longer
             seconds = max(seconds, now - self.thread_clock.since)
-        return call if call is not None and seconds >= SECONDS else None
+        return call if call is not None and seconds >= limit(call) else None
 
     # -- in the watchdog's thread
 
@@ -183,7 +193,7 @@ class Watchdog:
         call = running_call(frame)
         del frame
         now = time.monotonic()
-        if call is None or self.thread_clock.see(call, now) < SECONDS:
+        if call is None or self.thread_clock.see(call, now) < limit(call):
             return
         if self.kicked is not call:
             self.kicked, self.kicked_at, self.warned = call, now, False
@@ -216,8 +226,9 @@ def on_signal(signum, frame):
         _handling = False
     if target is None:
         return
-    message = (f"{ICON} {target.f_code.co_name} did not finish in {SECONDS:g} s and was stopped: "
+    message = (f"{ICON} {target.f_code.co_name} did not finish in {limit(target):g} s and was stopped: "
                f"{likely_cause(frame)} It was running {where(frame, target)}.")
+    stopped_before.add(target.f_code)
     start_tracing(frame, target, message)
     raise TooLong(message, target.f_code.co_name)
 
