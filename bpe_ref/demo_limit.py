@@ -161,14 +161,16 @@ class Watchdog:
             signal.setitimer(signal.ITIMER_PROF, TICK, TICK)
 
     def cell_ended(self):
+        """Returns whether the cell that ended is the outermost one (a cell within a cell is not)."""
         if threading.get_ident() != self.main or self.depth == 0:
-            return
+            return True
         self.depth -= 1
         if self.depth == 0:
             signal.setitimer(signal.ITIMER_PROF, 0)
             self.running.clear()
             self.reset()
             stop_tracing()
+        return self.depth == 0
 
     def tick(self, frame):
         """At each signal: the learner's call to stop now, or None."""
@@ -280,5 +282,5 @@ def cell_started():
 
 
 def cell_ended():
-    if WATCHDOG is not None:
-        WATCHDOG.cell_ended()
+    """Returns whether the cell that ended is the outermost one (%timeit runs cells within one)."""
+    return WATCHDOG.cell_ended() if WATCHDOG is not None else True

@@ -99,13 +99,16 @@ def test_endless_loops_in_demo_calls_are_stopped_and_run_all_goes_on(tmp_path):
     for name in ENDLESS:
         sources += [ENDLESS[name], CALLS[name]]
     sources[0] += "\nbpe_ref.demo_limit.AGAIN = 0.5"
-    cells = run(*sources, "encode('again', {})", "len(ids)", "'the end'", tmp_path=tmp_path)
+    cells = run(*sources, "%timeit -n 1 -r 3 encode('timed', {})", "encode('again', {})", "len(ids)", "'the end'",
+                tmp_path=tmp_path)
     for i, name in enumerate(ENDLESS):
         note = text(cells[2 + 2 * i])
         assert note.count("\n") == 1 and note.startswith(f"⏰ {name} did not finish in 1 s and was stopped"), note
         assert f"It was running line " in note and f"of {name}: `" in note
     assert "an endless loop?" in text(cells[2]) and "`while len(ids) >= 2:`" in text(cells[2])
     assert "a regex that backtracks" in text(cells[6])
+    timed = text(cells[-4])  # %timeit stops at the first stopped call: one line, not one per loop
+    assert timed.count("\n") == 1 and timed.startswith("⏰ encode did not finish in 0.5 s"), timed
     assert text(cells[-3]).startswith("⏰ encode did not finish in 0.5 s")  # stopped before: sooner
     assert "`ids` is not there yet" in text(cells[-2]) and "encode did not finish in time" in text(cells[-2])
     assert value(cells[-1])[0] == "'the end'"
