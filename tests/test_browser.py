@@ -324,6 +324,9 @@ def test_run_all_reaches_the_last_cell_of_a_learner_workbook(lab, page, name):
     assert visible_output(page, "not implemented yet"), f"{name}: no check line is visible"
     assert page.get_by_text("official Jupyter news").count() == 0, "the news pop-up is showing"
     saved = save(page, workspace / name)
+    # run and saved, but its cells are the course's: it still follows the course's updates
+    assert course_workspace.cells_digest((workspace / name).read_bytes()) == \
+        course_workspace.cells_digest((ROOT / "notebooks" / name).read_bytes()), f"{name}: saving changed its cells"
     unexpected = [cell.source.split("\n")[0] for cell in saved.cells if cell.cell_type == "code"
                   and any(o.output_type == "error" for o in cell.outputs) and not raises_on_purpose(cell)]
     assert not unexpected, f"{name}: tracebacks in {unexpected}"
