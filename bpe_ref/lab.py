@@ -3,11 +3,14 @@
 `python3 course.py lab` runs this in the course's .venv (conda users run it themselves). It
 - fills or tops up the learner's workspace (bpe_ref.workspace) and makes it the server's root,
   so the file browser holds the workbooks, the read-only solutions and the drills;
-- opens 00_start_here first;
-- writes two settings into this Python environment, whatever later starts lab from it:
+- makes 00_start_here the server's default page: the browser opens it, and so does the URL the
+  server prints (with --no-browser too);
+- has the server refuse writes to the course's read-only material, even as root (bpe_ref.read_only);
+- writes settings into this Python environment, whatever later starts lab from it:
   JupyterLab's terminals get the course's commands on PATH (a login shell on Debian resets
-  PATH from /etc/profile when lab was started without a terminal of its own), and the
-  "Jupyter news" pop-up and the update check are off (no network is needed, or wanted).
+  PATH from /etc/profile when lab was started without a terminal of its own), the
+  "Jupyter news" pop-up and the update check are off (no network is needed, or wanted), and
+  Markdown files (README.md, docs/) open rendered.
 """
 
 import json
@@ -21,7 +24,11 @@ from .workspace import prepare
 
 COURSE = Path(__file__).resolve().parent.parent
 FIRST_WORKBOOK = "00_start_here.ipynb"
-SETTINGS = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}}
+SETTINGS = {  # JupyterLab's overrides.json: {plugin: {setting: value}}
+    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
+    "@jupyterlab/docmanager-extension:plugin": {"defaultViewers": {"markdown": "Markdown Preview"}},
+}
+CONTENTS_MANAGER = "bpe_ref.read_only.CourseContentsManager"
 
 
 def terminal_rc(prefix):
@@ -58,7 +65,16 @@ def configure(prefix=sys.prefix):
         server.setdefault("ServerApp", {}).setdefault("terminado_settings", {})["shell_command"] = command
         write_if_changed(config, json.dumps(server, indent=2) + "\n")
     overrides = prefix / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
-    write_if_changed(overrides, json.dumps({**read_json(overrides), **SETTINGS}, indent=2) + "\n")
+    write_if_changed(overrides, json.dumps(with_settings(read_json(overrides)), indent=2) + "\n")
+
+
+def with_settings(overrides):
+    """The course's settings added to overrides.json's, keeping the learner's other settings of
+    the same plugins."""
+    merged = dict(overrides)
+    for plugin, settings in SETTINGS.items():
+        merged[plugin] = {**merged.get(plugin, {}), **settings}
+    return merged
 
 
 def read_json(path):
@@ -98,10 +114,15 @@ def main(argv=None):
     for note in prepare(COURSE, workspace):
         print(f"workspace: {note}", flush=True)
     print(f"workspace: your work is saved in {workspace}", flush=True)
+    return subprocess.call(lab_command(workspace, rest), cwd=workspace)
+
+
+def lab_command(workspace, rest=()):
+    """`jupyter lab` on the workspace, 00 first, the course's material read only."""
     as_root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []  # containers
-    command = [sys.executable, "-m", "jupyter", "lab", f"--ServerApp.root_dir={workspace}",
-               str(workspace / FIRST_WORKBOOK), *as_root, *rest]
-    return subprocess.call(command, cwd=workspace)
+    return [sys.executable, "-m", "jupyter", "lab", f"--ServerApp.root_dir={workspace}",
+            f"--LabApp.default_url=/lab/tree/{FIRST_WORKBOOK}",
+            f"--ServerApp.contents_manager_class={CONTENTS_MANAGER}", *as_root, *rest]
 
 
 if __name__ == "__main__":

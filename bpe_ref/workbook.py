@@ -6,20 +6,26 @@ its exercise is) and counts as run, so Run All goes on to the end of the workboo
 that needs a value such a cell would have made says so too, instead of raising NameError.
 Every other error shows its usual traceback.
 
+A call of one of the learner's exercises from a demo cell runs under a time limit
+(bpe_ref.demo_limit): an endless loop there prints one line, and Run All goes on too.
+
 How: IPython runs each cell through `ast_transformers`; ours wraps the cell's statements in one
 `with` block. The cell's last expression is still shown, through IPython's display hook.
+Loading the extension again (Run All a second time) is quiet: it is already there.
 """
 
 import ast
 import sys
 import traceback
 
+from . import demo_limit
 from .grade.exercises import REGISTRY
 
 ICON = "⏳"
 HELPER = "_bpe_workbook_"  # the name the wrapped cells use to reach this module
 
-# Filled in as cells run: a name a cell would have assigned -> the unwritten exercise that stopped it.
+# Filled in as cells run: a name a cell would have assigned -> why that cell stopped early:
+# (the exercise, "unwritten" or "too long").
 waiting_for = {}
 
 
@@ -29,21 +35,33 @@ def not_written_yet(error, assigned):
     if name is None:
         return False
     for target in assigned:
-        waiting_for[target] = name
+        waiting_for[target] = (name, "unwritten")
     print(f"{ICON} {name} is not written yet: {where_to_write(name)}, then run this cell again.")
     return True
 
 
-def missing_value(error, assigned):
-    """Print the note for a NameError on a value an unwritten exercise kept from being made."""
-    name = getattr(error, "name", None)
-    exercise = waiting_for.get(name)
-    if exercise is None:
-        return False
+def too_long(error, assigned):
+    """Print the line for a learner's call that demo_limit stopped."""
     for target in assigned:
-        waiting_for[target] = exercise
-    print(f"{ICON} `{name}` is not there yet: the cell that makes it stopped because {exercise} was not "
-          f"written yet ({where_to_write(exercise)}, then run that cell again).")
+        waiting_for[target] = (error.name, "too long")
+    print(error)
+    return True
+
+
+def missing_value(error, assigned):
+    """Print the note for a NameError on a value an unwritten or stopped exercise kept from being made."""
+    name = getattr(error, "name", None)
+    if name not in waiting_for:
+        return False
+    exercise, why = waiting_for[name]
+    for target in assigned:
+        waiting_for[target] = (exercise, why)
+    if why == "too long":
+        print(f"{ICON} `{name}` is not there yet: the cell that makes it stopped because {exercise} did not "
+              f"finish in time (fix {exercise}, then run that cell again).")
+    else:
+        print(f"{ICON} `{name}` is not there yet: the cell that makes it stopped because {exercise} was not "
+              f"written yet ({where_to_write(exercise)}, then run that cell again).")
     return True
 
 
@@ -82,9 +100,13 @@ class calm_stubs:
         self.assigned = assigned
 
     def __enter__(self):
+        demo_limit.cell_started()
         return self
 
     def __exit__(self, kind, error, tb):
+        outermost = demo_limit.cell_ended()
+        if isinstance(error, demo_limit.TooLong):  # said once, by the cell itself (not %timeit's loop)
+            return outermost and too_long(error, self.assigned)
         if isinstance(error, NotImplementedError):
             return not_written_yet(error, self.assigned)
         if isinstance(error, NameError):
@@ -130,11 +152,26 @@ def assigned_names(statements):
 
 
 def load_ipython_extension(ipython):
-    """`%load_ext bpe_ref.workbook`: install the cell wrapper (once) in this kernel."""
+    """`%load_ext bpe_ref.workbook`: install the cell wrapper and the demo limit (once) in this kernel."""
     ipython.push({HELPER: sys.modules[__name__]}, interactive=False)
     if not any(isinstance(t, CalmStubs) for t in ipython.ast_transformers):
         ipython.ast_transformers.append(CalmStubs())
+    demo_limit.install()
+    if forget_loaded not in ipython.events.callbacks["post_run_cell"]:
+        ipython.events.register("post_run_cell", forget_loaded)
+
+
+def forget_loaded(result=None):
+    """After each cell, IPython forgets that this extension is loaded, so that the next
+    `%load_ext bpe_ref.workbook` (a second Run All) loads it again quietly instead of printing
+    "The bpe_ref.workbook extension is already loaded". Loading again changes nothing."""
+    from IPython import get_ipython
+    ipython = get_ipython()
+    if ipython is not None:
+        ipython.extension_manager.loaded.discard(__name__)
 
 
 def unload_ipython_extension(ipython):
     ipython.ast_transformers[:] = [t for t in ipython.ast_transformers if not isinstance(t, CalmStubs)]
+    if forget_loaded in ipython.events.callbacks["post_run_cell"]:
+        ipython.events.unregister("post_run_cell", forget_loaded)

@@ -5,7 +5,10 @@ the learner's work:
 - a workbook it lacks is copied in from notebooks/ (a new one after `git pull`, or one the
   learner deleted to start it over);
 - a workbook the learner has not changed since it was copied follows the course's updates;
-  one they have changed is kept, and the course's new version goes to updates/ beside it;
+  one they have changed is kept, and the course's new version goes to updates/ beside it.
+  Changed means its cells changed: a source edited, a cell added, deleted or moved. Opening,
+  running and saving a workbook changes only metadata, outputs and execution counts, and
+  JupyterLab does that on every save, so those do not count;
 - solutions/, README.md and docs/ are read-only copies of the course's, refreshed each time
   (each solution notebook with a banner on top and its cells locked, so it reads as one);
 - practice/ is where `bpe-practice` keeps drills and their history (run from the workspace).
@@ -18,7 +21,7 @@ import os
 import stat
 from pathlib import Path
 
-MANIFEST = ".bpe-course.json"  # {"workbooks": {name: sha256 of the course's copy we wrote}}
+MANIFEST = ".bpe-course.json"  # {"workbooks": {name: {"file": sha256, "cells": cells_digest}}}
 READ_ONLY = stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH
 SOLUTIONS_NOTE = """# The solutions (read only)
 
@@ -28,8 +31,42 @@ work in the workbooks one folder up.
 """
 
 
-def sha256(path):
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+def cells_digest(data):
+    """A digest of what the learner writes in a notebook: each cell's type and source, in order.
+
+    Metadata, outputs, execution counts and the file's layout are left out, so a workbook that
+    was only opened, run and saved digests as it did when the course wrote it. None when `data`
+    is not a notebook.
+    """
+    try:
+        cells = json.loads(data).get("cells")
+    except (UnicodeDecodeError, ValueError, AttributeError):
+        return None
+    if not isinstance(cells, list):
+        return None
+    written = [[cell.get("cell_type"), source_text(cell.get("source", ""))]
+               for cell in cells if isinstance(cell, dict)]
+    return hashlib.sha256(json.dumps(written, ensure_ascii=False).encode("utf-8")).hexdigest()
+
+
+def source_text(source):
+    """A cell's source as one string (nbformat stores it as a string or a list of lines)."""
+    return "".join(source) if isinstance(source, list) else str(source)
+
+
+def untouched(target, entry):
+    """Whether the learner's copy at `target` still holds the cells the course wrote (`entry`).
+
+    Older manifests kept only the file's sha256 (a plain string): then only the same bytes count."""
+    data = target.read_bytes()
+    if isinstance(entry, dict):
+        return entry.get("cells") is not None and cells_digest(data) == entry["cells"]
+    return hashlib.sha256(data).hexdigest() == entry
+
+
+def written(data):
+    """The manifest's entry for a workbook the course writes with the bytes `data`."""
+    return {"file": hashlib.sha256(data).hexdigest(), "cells": cells_digest(data)}
 
 
 def has_outputs(path):
@@ -67,7 +104,8 @@ def sync_workbooks(course, workspace, manifest):
     known = manifest.setdefault("workbooks", {})
     for source in sorted((course / "notebooks").glob("*.ipynb")):
         name, data = source.name, source.read_bytes()
-        wanted, target = hashlib.sha256(data).hexdigest(), workspace / source.name
+        wanted, target = written(data), workspace / source.name
+        entry = known.get(name)
         if has_outputs(source):  # work done in notebooks/ before the workspace existed
             if not target.exists():
                 write_new(target, data)
@@ -79,13 +117,13 @@ def sync_workbooks(course, workspace, manifest):
             write_new(target, data)
             notes.append(f"{'restored a fresh' if name in known else 'added the'} workbook {name}")
             known[name] = wanted
-        elif known.get(name) == wanted:
-            continue
-        elif known.get(name) == sha256(target):  # untouched since the course wrote it
+        elif entry == wanted or entry == wanted["file"]:  # the course has not changed it since
+            known[name] = wanted  # (an older manifest's entry gets its cells' digest)
+        elif entry not in (None, "yours") and untouched(target, entry):
             target.write_bytes(data)
             known[name] = wanted
-            notes.append(f"updated {name} (you had not changed it)")
-        elif name in known and known[name] != "yours":
+            notes.append(f"updated {name} (you had not changed its cells)")
+        elif entry not in (None, "yours"):
             if replace_read_only(workspace / "updates" / name, data):
                 notes.append(f"the course updated {name}; your copy keeps your work, and the new "
                              f"version is in updates/{name}")

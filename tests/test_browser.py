@@ -3,7 +3,11 @@ process with no terminal, driven in Chromium with Playwright.
 
 It runs every learner workbook (and a solution) with Run → Run All Cells, checks that the last
 cell ran and that the check lines and the attached pictures show (in a solution one folder down
-too), opens a terminal and runs `bpe-grade --help` there, and reads the server's log for errors. Screenshots of a failure go to $BPE_COURSE_SCREENSHOTS
+too), opens a terminal and runs `bpe-grade --help` there, and reads the server's log for errors.
+The learner's path around the workbooks too: the URL the server prints opens 00; a workbook
+opened, run, saved and restarted still follows the course's updates (one whose cells were edited
+does not); Run All ends when a demo cell calls an endless loop; README.md opens rendered; and
+saving a solution is refused with a message. Screenshots of a failure go to $BPE_COURSE_SCREENSHOTS
 (default: <tmp>/bpe-course-screenshots).
 
 Needs Playwright (the `test` extra) and a Chromium (Debian: `apt-get install chromium
@@ -22,16 +26,20 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
 import nbformat
 import pytest
+from nbformat.v4 import new_code_cell, new_notebook
 
+from bpe_ref import workspace as course_workspace
 from bpe_ref.grade.source import raises_on_purpose
 
 ROOT = Path(__file__).resolve().parent.parent
-TOKEN = "bpe-course-browser-test"
+TOKEN = None  # the server's own token, read from the URL it prints (set by the lab fixture)
+PRINTED_URL = re.compile(r"http://127\.0\.0\.1:\d+/\S*\?token=(\w+)")
 SCREENSHOTS = Path(os.environ.get("BPE_COURSE_SCREENSHOTS", Path(tempfile.gettempdir()) / "bpe-course-screenshots"))
 LEARNER_WORKBOOKS = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
 RUN_ALL_LIMIT = 300  # seconds one workbook may take to run all its cells
@@ -72,7 +80,8 @@ def free_port():
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     """JupyterLab on a fresh workspace, started like a desktop launcher would: no terminal, a
-    bare PATH. Yields (base url, workspace, log path)."""
+    bare PATH, its own token. Yields (base url, workspace, log path)."""
+    global TOKEN
     browser_or_skip()
     home = tmp_path_factory.mktemp("lab")
     workspace, log_path, port = home / "workspace", home / "server.log", free_port()
@@ -80,12 +89,13 @@ def lab(tmp_path_factory):
     env.update(PATH="/usr/local/bin:/usr/bin:/bin", JUPYTERLAB_WORKSPACES_DIR=str(home / "lab-state"),
                JUPYTER_RUNTIME_DIR=str(home / "runtime"))
     command = [sys.executable, str(ROOT / "course.py"), "lab", "--workspace", str(workspace), "--no-browser",
-               f"--port={port}", f"--IdentityProvider.token={TOKEN}", "--ServerApp.ip=127.0.0.1"]
+               f"--port={port}", "--ServerApp.ip=127.0.0.1"]
     with open(log_path, "w", encoding="utf-8") as log:
         server = subprocess.Popen(command, cwd=home, env=env, stdin=subprocess.DEVNULL, stdout=log,
                                   stderr=subprocess.STDOUT, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:
+        TOKEN = printed_url(server, log_path)[1]
         wait_for_server(base, server, log_path)
         yield base, workspace, log_path
     finally:
@@ -122,6 +132,19 @@ def api(base, path, method="GET"):
         return json.loads(body) if body else None
     except OSError:
         return None
+
+
+def printed_url(server, log_path, limit=180):
+    """(the URL the server prints for the learner to open, its token)."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        found = PRINTED_URL.search(log_path.read_text(encoding="utf-8"))
+        if found:
+            return found.group(0), found.group(1)
+        if server is not None and server.poll() is not None:
+            break
+        time.sleep(0.5)
+    pytest.fail(f"`course.py lab` printed no URL with a token:\n{log_path.read_text(encoding='utf-8')}")
 
 
 def wait_for_server(base, server, log_path, limit=180):
@@ -301,6 +324,9 @@ def test_run_all_reaches_the_last_cell_of_a_learner_workbook(lab, page, name):
     assert visible_output(page, "not implemented yet"), f"{name}: no check line is visible"
     assert page.get_by_text("official Jupyter news").count() == 0, "the news pop-up is showing"
     saved = save(page, workspace / name)
+    # run and saved, but its cells are the course's: it still follows the course's updates
+    assert course_workspace.cells_digest((workspace / name).read_bytes()) == \
+        course_workspace.cells_digest((ROOT / "notebooks" / name).read_bytes()), f"{name}: saving changed its cells"
     unexpected = [cell.source.split("\n")[0] for cell in saved.cells if cell.cell_type == "code"
                   and any(o.output_type == "error" for o in cell.outputs) and not raises_on_purpose(cell)]
     assert not unexpected, f"{name}: tracebacks in {unexpected}"
@@ -368,6 +394,146 @@ def test_a_lab_terminal_finds_the_course_commands(lab, page):
     wait_for_kernel(page)
     assert not page.problems, page.problems
     shut_down_kernels(base)  # while the page still listens: a kernel talking to a closed page is logged as an error
+
+
+def current_tab(page):
+    """The label of the main area's current tab."""
+    return page.locator("#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current .lm-TabBar-tabLabel").first.text_content()
+
+
+def test_the_printed_url_opens_00(lab, page):
+    base, workspace, log_path = lab
+    url = printed_url(None, log_path)[0]
+    assert "/lab/tree/00_start_here.ipynb?token=" in url, url
+    page.goto(url)
+    page.wait_for_selector(f"{NOTEBOOK} .jp-Cell", timeout=120_000)
+    heading = page.locator(f"{NOTEBOOK} .jp-MarkdownCell h1").first
+    heading.wait_for(timeout=30_000)
+    assert heading.text_content().startswith("00 · Start here"), heading.text_content()
+    assert current_tab(page) == "00_start_here.ipynb" and "/tree/00_start_here.ipynb" in page.url
+    assert page.locator(".jp-Launcher:visible").count() == 0, "the Launcher shows, not 00"
+    wait_for_kernel(page)
+    assert not page.problems, page.problems
+    shut_down_kernels(base)
+
+
+def course_copy(tmp_path):
+    """A copy of the course's folders that prepare() reads, to play a `git pull`."""
+    course = tmp_path / "course"
+    for folder in ("notebooks", "solutions", "docs"):
+        shutil.copytree(ROOT / folder, course / folder)
+    shutil.copy(ROOT / "README.md", course / "README.md")
+    return course
+
+
+def restart_kernel(page):
+    menu(page, "Kernel", "Restart Kernel")
+    page.locator(".jp-Dialog .jp-mod-accept").click()
+    time.sleep(2)
+    wait_for_kernel(page)
+
+
+def test_a_workbook_opened_run_saved_and_restarted_still_follows_updates(lab, page, tmp_path):
+    base, workspace, _ = lab
+    kept, edited = "01_hex.ipynb", "02_unicode.ipynb"
+    ran, total = run_all(page, base, kept)
+    assert ran == total
+    save(page, workspace / kept)
+    restart_kernel(page)
+    save(page, workspace / kept)
+    on_disk = nbformat.read(workspace / kept, as_version=4)
+    assert any(cell.get("outputs") for cell in on_disk.cells), "the run was not saved"
+    assert on_disk.metadata.language_info.get("version"), "JupyterLab added no kernel metadata: nothing was tested"
+    shut_down_kernels(base)
+    # a cell of another workbook edited in the browser
+    open_notebook(page, base, edited)
+    editor = page.locator(f"{NOTEBOOK} .jp-CodeCell .cm-content").first
+    editor.scroll_into_view_if_needed()
+    editor.click()
+    page.keyboard.press("Control+End")
+    page.keyboard.type("\n# my own note")
+    save(page, workspace / edited)
+    mine = (workspace / edited).read_bytes()
+    assert b"my own note" in mine
+    shut_down_kernels(base)
+    # the course changes both, and the next start (`course.py lab` runs prepare) brings it in
+    course = course_copy(tmp_path)
+    for name in (kept, edited):
+        notebook = nbformat.read(course / "notebooks" / name, as_version=4)
+        notebook.cells.append(nbformat.v4.new_markdown_cell("An update of the course."))
+        nbformat.write(notebook, course / "notebooks" / name)
+    notes = course_workspace.prepare(course, workspace)
+    assert (workspace / kept).read_bytes() == (course / "notebooks" / kept).read_bytes(), notes
+    assert not (workspace / "updates" / kept).exists()
+    assert (workspace / edited).read_bytes() == mine
+    assert (workspace / "updates" / edited).read_bytes() == (course / "notebooks" / edited).read_bytes()
+    assert not page.problems, page.problems
+
+
+ENDLESS_DEMOS = [
+    "import bpe_ref.demo_limit\nbpe_ref.demo_limit.SECONDS = 3  # the test's own limit, to be quick",
+    "def encode(text, merges):\n    ids = list(text.encode('utf-8'))\n    while len(ids) >= 2:\n"
+    "        pair = (ids[0], ids[1])\n    return ids",
+    "ids = encode('hello', {})\nids",
+    "def decode(ids, vocab):\n    while True:\n        try:\n            pass\n        except:\n            pass",
+    "decode([104], {})",
+    "import re\ndef split_text(text, pattern):\n    return re.findall(r'(a|aa)+$', text)",
+    "split_text('a' * 40 + 'b', None)",
+    "print('the end')",
+]
+
+
+def test_run_all_ends_when_a_demo_cell_calls_an_endless_loop(lab, page):
+    """Three kinds: a loop that never shortens its ids, one whose except: swallows an interrupt,
+    and a regex that backtracks in C code."""
+    base, workspace, _ = lab
+    name = "endless_demo.ipynb"
+    notebook = new_notebook(cells=[new_code_cell("%load_ext bpe_ref.workbook")]
+                            + [new_code_cell(source) for source in ENDLESS_DEMOS])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(notebook, workspace / name)
+    ran, total = run_all(page, base, name)
+    assert ran == total and last_cell_ran(page)
+    for function in ("encode", "decode", "split_text"):
+        assert visible_output(page, f"⏰ {function} did not finish in 3 s and was stopped"), function
+    assert visible_output(page, "the end")
+    assert not page.problems, page.problems
+    shut_down_kernels(base)
+
+
+def test_readme_opens_rendered(lab, page):
+    base, workspace, _ = lab
+    page.goto(f"{base}/lab/workspaces/readme/tree/README.md?reset&token={TOKEN}")
+    heading = page.locator(".jp-RenderedMarkdown h1", has_text="bpe-course").first
+    heading.wait_for(timeout=60_000)
+    assert heading.is_visible()
+    assert page.locator(".jp-RenderedMarkdown table").count() > 0, "README's tables are not rendered"
+    assert page.locator(".jp-FileEditor:visible").count() == 0, "README.md opened as source"
+    assert not page.problems, page.problems
+
+
+def test_saving_a_solution_is_refused_with_a_message(lab, page):
+    base, workspace, _ = lab
+    name = "solutions/01_hex.ipynb"
+    before = (workspace / name).read_bytes()
+    open_notebook(page, base, name)
+    wait_for_kernel(page)
+    page.locator(NOTEBOOK).click(position={"x": 5, "y": 5})
+    page.keyboard.press("Control+s")
+    toast = page.locator(".jp-Notification-Toast, .Toastify__toast", has_text="read-only").first
+    toast.wait_for(timeout=30_000)
+    assert name in toast.text_content() or "01_hex.ipynb" in toast.text_content(), toast.text_content()
+    # past the page, the server refuses too, whoever runs it (this test may well run as root)
+    reply = urllib.request.Request(f"{base}/api/contents/{name}", method="PUT", data=json.dumps(
+        {"type": "notebook", "content": nbformat.v4.new_notebook()}).encode("utf-8"),
+        headers={"Authorization": f"token {TOKEN}", "Content-Type": "application/json"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(reply, timeout=10)
+    assert refused.value.code == 403 and "read only" in json.loads(refused.value.read())["message"]
+    time.sleep(1)
+    assert (workspace / name).read_bytes() == before, "the solution was saved"
+    assert not page.problems, page.problems
+    shut_down_kernels(base)
 
 
 def test_the_server_log_has_no_errors(lab):

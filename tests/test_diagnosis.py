@@ -75,3 +75,17 @@ def test_module_level_encode_gets_the_same_diagnoses(bug):
     for other in ENCODE_BUGS:
         if other is not bug:
             assert other.hint not in shown(result)
+
+
+def test_a_length_is_counted_in_words_that_agree():
+    from bpe_ref.grade.diagnosis import observation
+    assert observation([1], [1, 2]) == "expected 1 item, got 2"
+    assert observation([1, 2], [1]) == "expected 2 items, got 1"
+
+
+def test_an_expected_exception_is_shown_as_one_not_as_a_string():
+    """The no_raise bug's model encodes a special token that is not allowed instead of raising."""
+    from bpe_ref.grade.checks import report
+    model = next(bug for bug in REGISTRY["encode_special"].bugs if bug.name == "no_raise").models[0]
+    shown = report(grade_function(model, "encode_special"))
+    assert "   expected: raises ValueError\n" in shown and "'raise" not in shown

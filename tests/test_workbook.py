@@ -73,3 +73,73 @@ def test_the_transformer_keeps_line_numbers_for_tracebacks(tmp_path):
         run("x = 1\ny = 2\nz = [][3]", tmp_path=tmp_path)
     plain = re.sub(r"\x1b\[[0-9;]*m", "", str(failure.value))
     assert "----> 3 z = [][3]" in plain
+
+
+# ---------------------------------------------------------------------------- the demo limit
+
+ENDLESS = {
+    # an encode that never shortens its ids (what hung a learner's Run All for 9 minutes)
+    "encode": "def encode(text, merges):\n    ids = list(text.encode('utf-8'))\n    while len(ids) >= 2:\n"
+              "        pair = (ids[0], ids[1])\n    return ids",
+    # a loop whose bare except would swallow one interrupt
+    "decode": "def decode(ids, vocab):\n    n = 0\n    while True:\n        try:\n            n += 1\n"
+              "        except:\n            pass",
+    # a backtracking regex: C code that only checks for signals now and then
+    "split_text": "import re\ndef split_text(text, pattern):\n    return re.findall(r'(a|aa)+$', text)",
+    # a loop that sleeps: no CPU time passes, only wall time
+    "get_stats": "import time\ndef get_stats(ids):\n    while True:\n        time.sleep(0.05)",
+}
+CALLS = {"encode": "ids = encode('hello', {})", "decode": "text = decode([104], {})",
+         "split_text": "parts = split_text('a' * 40 + 'b', None)", "get_stats": "stats = get_stats([1, 2])"}
+FAST_LIMIT = "import bpe_ref.demo_limit\nbpe_ref.demo_limit.SECONDS = 1"
+
+
+def test_endless_loops_in_demo_calls_are_stopped_and_run_all_goes_on(tmp_path):
+    sources = [FAST_LIMIT]
+    for name in ENDLESS:
+        sources += [ENDLESS[name], CALLS[name]]
+    sources[0] += "\nbpe_ref.demo_limit.AGAIN = 0.5"
+    cells = run(*sources, "%timeit -n 1 -r 3 encode('timed', {})", "encode('again', {})", "len(ids)", "'the end'",
+                tmp_path=tmp_path)
+    for i, name in enumerate(ENDLESS):
+        note = text(cells[2 + 2 * i])
+        assert note.count("\n") == 1 and note.startswith(f"⏰ {name} did not finish in 1 s and was stopped"), note
+        assert f"It was running line " in note and f"of {name}: `" in note
+    assert "an endless loop?" in text(cells[2]) and "`while len(ids) >= 2:`" in text(cells[2])
+    assert "a regex that backtracks" in text(cells[6])
+    timed = text(cells[-4])  # %timeit stops at the first stopped call: one line, not one per loop
+    assert timed.count("\n") == 1 and timed.startswith("⏰ encode did not finish in 0.5 s"), timed
+    assert text(cells[-3]).startswith("⏰ encode did not finish in 0.5 s")  # stopped before: sooner
+    assert "`ids` is not there yet" in text(cells[-2]) and "encode did not finish in time" in text(cells[-2])
+    assert value(cells[-1])[0] == "'the end'"
+
+
+def test_a_call_that_cannot_be_stopped_says_how_to_interrupt_the_kernel(tmp_path):
+    """Code that keeps the signal out (as C code that never checks for signals does): the watchdog
+    says so while it runs; when it lets the signal in, it is stopped."""
+    held = ("import signal, time\ndef merge(ids, pair, idx):\n"
+            "    signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGPROF])\n    time.sleep(2.5)\n"
+            "    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGPROF])\n    return ids")
+    cells = run(FAST_LIMIT + "\nbpe_ref.demo_limit.GRACE = 0.5", held, "merge([1], (1, 2), 3)", "'the end'",
+                tmp_path=tmp_path)
+    first, then = text(cells[2]).splitlines()
+    assert first.startswith("⏰ merge has run for") and "Kernel → Interrupt Kernel" in first
+    assert then.startswith("⏰ merge did not finish in")
+    assert value(cells[3])[0] == "'the end'"
+
+
+def test_the_limit_is_per_call_of_the_learners_code_and_check_keeps_its_own(tmp_path):
+    quick = "def merge(ids, pair, idx):\n    return [idx if i == pair[0] else i for i in ids]"
+    cells = run(FAST_LIMIT, quick,
+                "import time\nfor _ in range(12):\n    merge([1, 2], (1, 2), 3)\n    time.sleep(0.1)\n'many calls'",
+                "time.sleep(1.5)\n'the course own code'",
+                ENDLESS["encode"], "from bpe_ref.grade import check\ncheck(encode, timeout=1.5)",
+                tmp_path=tmp_path)
+    assert value(cells[2])[0] == "'many calls'" and value(cells[3])[0] == "'the course own code'"
+    assert text(cells[5]).startswith("⏰ encode: took longer than 1.5 s") and "was stopped" not in text(cells[5])
+
+
+def test_a_second_run_all_loads_the_extension_quietly(tmp_path):
+    cells = run("1 + 1", "%load_ext bpe_ref.workbook", STUB, "merge([1], (1, 2), 3)", tmp_path=tmp_path)
+    assert not cells[1].outputs
+    assert "merge is not written yet" in text(cells[3])

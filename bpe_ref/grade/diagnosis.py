@@ -183,10 +183,15 @@ def observation(expected, got):
             if e != g:
                 return f"they first differ at index {i}: expected {e!r}, got {g!r}"
         if len(expected) != len(got):
-            return f"expected {len(expected)} items, got {len(got)}"
+            return f"expected {items(len(expected))}, got {len(got)}"
     if expected is not None and not isinstance(got, (type(expected), Raised)):
         return f"expected a {type(expected).__name__}, got a {type(got).__name__}"
     return ""
+
+
+def items(count):
+    """'1 item', '3 items'."""
+    return f"{count} item" if count == 1 else f"{count} items"
 
 
 def _dict_difference(expected, got):

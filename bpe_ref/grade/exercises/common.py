@@ -94,6 +94,22 @@ def equal_to(reference):
     return judge
 
 
+class Raises:
+    """An expected outcome that is an exception, not a value: shown as `raises ValueError`, unquoted."""
+
+    def __init__(self, type_name):
+        self.type_name = type_name
+
+    def __eq__(self, other):
+        return isinstance(other, Raises) and other.type_name == self.type_name
+
+    def __hash__(self):
+        return hash(("raises", self.type_name))
+
+    def __repr__(self):
+        return f"raises {self.type_name}"
+
+
 class Raised:
     """What a learner's function raised instead of returning (type name, message, where)."""
 

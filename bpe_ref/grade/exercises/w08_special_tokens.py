@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from .._private import naive
 from ...patterns import GPT4_SPLIT_PATTERN
-from .common import PATTERNS, WORDS_PATTERN, Bug, Mismatch, Raised, exercise, same
+from .common import PATTERNS, WORDS_PATTERN, Bug, Mismatch, Raised, Raises, exercise, same
 from .w07_regex_splitting import reference_encode_ordinary
 
 SPECIALS = {"<|endoftext|>": 300, "<|user|>": 301}
@@ -51,7 +51,7 @@ def judge_encode_special(args, got):
     except ValueError:
         if isinstance(got, Raised) and got.is_a("ValueError"):
             return None
-        return Mismatch("raise ValueError", "the text spells a special token that is not allowed: raise ValueError")
+        return Mismatch(Raises("ValueError"), "the text spells a special token that is not allowed: raise ValueError")
     return None if same(got, expected) else Mismatch(expected)
 
 
