@@ -101,11 +101,12 @@ class Probe:
         return same_behaviour(model_out, learner_out, bug.errors, self.ex.checks_mutation)
 
 
-def matching_bug(ex, call, args, got, mutated=False):
+def matching_bug(ex, call, args, got, mutated=False, masked=None):
     """The one known bug of `ex` that the learner's function behaves like, or None.
 
     `call(args)` runs the learner's function and returns (got, mutated), or None when it could
-    not be run (a timeout): then no cause is named.
+    not be run (a timeout): then no cause is named. `masked`: an exception name the learner's code
+    raises besides the bug (a crash on the smallest input): inputs where it raises that are left out.
     """
     if not ex.bugs:
         return None
@@ -116,6 +117,8 @@ def matching_bug(ex, call, args, got, mutated=False):
         learner[i] = (got, mutated) if i == 0 else call(probe.inputs[i])
         if learner[i] is None:
             return None
+        if masked and i and isinstance(learner[i][0], Raised) and learner[i][0].is_a(masked):
+            del learner[i]
     found = [bug for bug in probe.bugs if probe.agrees(bug, learner)]
     return found[0] if len(found) == 1 else None
 
