@@ -16,6 +16,7 @@ from ._private import naive
 from .engine import Result, run_exercise
 from .exercises import REGISTRY
 from .exercises.common import Mismatch, Raised
+from .exercises.w06_encoding import ranked_vocab
 from ..patterns import GPT2_SPLIT_PATTERN
 
 TRAIN_PROBE = ("aaabdaaabac", 259)
@@ -102,7 +103,7 @@ def find_mappings(defined, probe):
         names = [n.lower() for n in info.get("names") or []]
         if info.get("kind") == "callable" and len(names) >= 2 and any(w in names[0] for w in ("path", "file")) \
                 and any(w in names[1] for w in SIZE_WORDS):
-            found.append(train_bpe_mapping(name, len(names)))
+            found.append(train_bpe_mapping(name, names))
     return found
 
 
@@ -197,7 +198,7 @@ def minbpe_encode(cls, method, regex_style, attrs):
     def call(sandbox, args, deadline, rule):
         text, merges, *rest = args
         return _object(sandbox, cls, deadline, rule, init=_wire(rest if regex_style else []),
-                       set=_wire({attrs["merges"]: merges, attrs["vocab"]: naive.build_vocab(merges)}),
+                       set=_wire({attrs["merges"]: merges, attrs["vocab"]: ranked_vocab(merges)}),
                        call=[method, _wire([text])])
     return call
 
@@ -213,7 +214,7 @@ def minbpe_special(cls, method, register, attrs):
     def call(sandbox, args, deadline, rule):
         text, merges, pattern, special_tokens, allowed = args
         return _object(sandbox, cls, deadline, rule, init=_wire([pattern]),
-                       set=_wire({attrs["merges"]: merges, attrs["vocab"]: naive.build_vocab(merges)}),
+                       set=_wire({attrs["merges"]: merges, attrs["vocab"]: ranked_vocab(merges)}),
                        steps=[[register, _wire([special_tokens])]],
                        call=[method, _wire([text, minbpe_allowed(allowed)])])
     return call
@@ -250,7 +251,7 @@ def cs336_class(cls, roles, init):
 def cs336_layout(merges, special_tokens=None):
     """(vocab {id: bytes}, merges [(bytes, bytes)], {learner id: course id}): the special tokens
     first (as CS336's tests lay out GPT-2's), then the 256 bytes, then the merged tokens."""
-    course = naive.build_vocab(merges)
+    course = ranked_vocab(merges)
     specials = sorted((special_tokens or {}).items(), key=lambda item: item[1])
     vocab, back = {}, {}
     for token, course_id in specials:
@@ -259,7 +260,7 @@ def cs336_layout(merges, special_tokens=None):
     for course_id, token in course.items():
         back[len(vocab)] = course_id
         vocab[len(vocab)] = token
-    pairs = [(course[a], course[b]) for (a, b) in merges]
+    pairs = [(course[a], course[b]) for (a, b), _ in sorted(merges.items(), key=lambda item: item[1])]
     return vocab, pairs, back
 
 
@@ -297,15 +298,21 @@ def cs336_decode(cls, method):
 
 
 def train_bpe_mapping(name, params):
-    """CS336's train_bpe(input_path, vocab_size, special_tokens) -> (vocab, merges as bytes pairs)."""
+    """A trainer that reads its text from a file: CS336's train_bpe(input_path, vocab_size,
+    special_tokens) -> (vocab, merges as bytes pairs), GPT-2's pattern built in; or one that takes
+    the pattern as its third argument and returns the course's merges dict."""
+    takes_pattern = len(params) >= 3 and "pattern" in params[2]
+
     def call(sandbox, args, deadline, rule):
-        text, vocab_size = args[0], args[1]
-        given = [text, vocab_size, []][:max(2, params)]
-        request = {"op": "with_file", "name": name, "args": _wire(given)}
+        text, vocab_size, pattern = args
+        third = [pattern] if takes_pattern else [[]] if len(params) >= 3 else []
+        request = {"op": "with_file", "name": name, "args": _wire([text, vocab_size, *third])}
         reply = sandbox.request({**request, "rule": rule} if rule else request, deadline)
-        if reply.kind == "ok":
+        if reply.kind == "ok" and not isinstance(reply.value, dict):
             reply.value = merges_from_bytes(reply.value, vocab_size)
         return reply
+    if takes_pattern:
+        return Mapping(name, "train_regex", f"{name}(a file holding the text, vocab_size, pattern)", call)
     return Mapping(name, "train_regex", f"{name}(a file holding the text, vocab_size, []), merges read as bytes",
                    call, pattern=GPT2_SPLIT_PATTERN)
 
@@ -421,11 +428,12 @@ def grade_classes(sandbox, timeout):
     results = {}
     for mapping in mappings:
         if mapping.exercise == "not_byte_level":
-            results[mapping.learner] = Result(mapping.learner, "fail", mapping.how, {"exercise": "train"})
+            results[mapping.learner] = Result(mapping.learner, "fail", mapping.how, {"course": "train"})
             continue
         ex = mapped_exercise(mapping)
         result = run_exercise(ex, ClassCaller(sandbox, mapping, time.monotonic() + timeout), timeout)
         result.detail["exercise"] = (f"graded as the course's {mapping.exercise} "
                                      f"(workbook {REGISTRY[mapping.exercise].workbook}): {mapping.how}")
+        result.detail["course"] = mapping.exercise
         results[mapping.learner] = result
     return results

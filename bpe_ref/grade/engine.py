@@ -88,10 +88,9 @@ class Attempt:
 
     def call(self, args):
         reply = self.caller.call(args, self.ex.by_hand)
-        if reply.kind == "raised" and any(isinstance(a, frozenset) for a in args) \
-                and (self.refused or self.ex.judge(args, Raised.from_info(reply.info["raised"])) is not None):
+        if reply.kind == "raised" and any(isinstance(a, frozenset) for a in args):
             retry = self.caller.call(tuple(set(a) if isinstance(a, frozenset) else a for a in args), self.ex.by_hand)
-            if retry.kind != "raised":  # a refused type: from now on, what the plain form gets counts
+            if retry.kind != "raised":  # right code treats both alike: the frozenset was refused
                 self.refused = f"it raised {reply.info['raised']['type']} for a frozenset, so it was tried with a set"
                 reply = retry
         self.printed = max(self.printed, reply.info.get("printed", 0) or 0)
@@ -248,7 +247,8 @@ def wrong_type(ex, expected, got):
                     f"values (e.g. {show(next(v for v in got if not isinstance(v, int)))})")
         return None
     if not isinstance(got, (type(expected), tuple if isinstance(expected, list) else dict)):
-        return f"{ex.name} should return a {type(expected).__name__}, not a {type(got).__name__} ({show(got, 60)})"
+        kind = getattr(got, "type_name", type(got).__name__)  # an Opaque object by its own type
+        return f"{ex.name} should return a {type(expected).__name__}, not a {kind} ({show(got, 60)})"
     return None
 
 
