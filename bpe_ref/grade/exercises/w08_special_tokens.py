@@ -32,6 +32,8 @@ def special_encoder(allowed_of=None, escape=regex.escape, group=True, as_text=Fa
         splitter = "|".join(escape(token) for token in allowed)
         ids = []
         for part in regex.split(f"({splitter})" if group else splitter, text):
+            if not part:  # an empty piece, or an inner group that did not take part (None)
+                continue
             if part in allowed and not as_text:
                 ids.append(special_tokens[part])
             else:
