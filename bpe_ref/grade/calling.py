@@ -190,7 +190,7 @@ def methods_of(cls):
         member = inspect.getattr_static(cls, name, None)
         if isinstance(member, (staticmethod, classmethod)):
             continue
-        if inspect.isfunction(member):
+        if inspect.isfunction(member) and member.__module__ == cls.__module__:  # the learner's own
             methods[name] = param_names(member)[1:]
     return methods
 

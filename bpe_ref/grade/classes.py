@@ -95,14 +95,14 @@ def find_mappings(defined, probe):
             r = role(method, params)
             if r and r not in roles:
                 roles[r] = (method, params)
-        if len(init) >= 2 and "encode" in roles:  # CS336: Tokenizer(vocab, merges, special_tokens=None)
-            found += cs336_class(cls, roles, init)
-        elif "train" in roles or "encode" in roles:
+        if len(init) >= 2 and "encode" in roles and ("decode" in roles or "encode_iterable" in roles):
+            found += cs336_class(cls, roles, init)  # CS336: Tokenizer(vocab, merges, special_tokens=None)
+        elif len(init) < 2 and ("train" in roles or {"encode", "decode"} <= set(roles)):
             found += minbpe_class(cls, roles, init, probe)
     for name, info in defined.items():
         names = [n.lower() for n in info.get("names") or []]
         if info.get("kind") == "callable" and len(names) >= 2 and any(w in names[0] for w in ("path", "file")) \
-                and any(w in names[1] for w in SIZE_WORDS):
+                and any(w in names[1] for w in ("vocab", "merges")):
             found.append(train_bpe_mapping(name, names))
     return found
 
@@ -122,6 +122,8 @@ def minbpe_class(cls, roles, init, probe):
             not_bytes = not_byte_level(seen)
             if not_bytes:
                 return [Mapping(f"{cls}.{method}", "not_byte_level", not_bytes, None)]
+            if not any(_pair_dict(v) for v in seen.values()) and not {"encode", "decode"} <= set(roles):
+                return []  # trains something, but not pairs of ids: not a tokenizer
             attrs["merges"] = next((k for k, v in seen.items() if _pair_dict(v)), "merges")
             attrs["vocab"] = next((k for k, v in seen.items() if _bytes_dict(v)), "vocab")
         exercise = "train_regex" if regex_style else "train"

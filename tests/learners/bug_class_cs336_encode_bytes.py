@@ -5,6 +5,7 @@ told what kind of value to return, not a cause the code does not have.
 expect: Tokenizer.encode fail, Tokenizer.encode_iterable fail, Tokenizer.decode pass
 cause: Tokenizer.encode none
 shows: Tokenizer.encode should return a list of int ids
+shows: Tokenizer.encode_iterable should return a list of int ids
 """
 
 import regex

@@ -4,6 +4,7 @@ loop never ends once a pair is known. The time limit must say on which input, an
 
 expect: merge pass, encode timeout
 shows: encode took longer than 2 s
+shows: encode ids = merge(...) assigned back
 options: timeout=2.0
 """
 
