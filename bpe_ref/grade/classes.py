@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 
 from ._private import naive
+from .diagnosis import is_pair_dict as _pair_dict, not_byte_level
 from .engine import Result, run_exercise
 from .exercises import REGISTRY
 from .exercises.common import Mismatch, Raised
@@ -20,6 +21,7 @@ from .exercises.w06_encoding import ranked_vocab
 from ..patterns import GPT2_SPLIT_PATTERN
 
 TRAIN_PROBE = ("aaabdaaabac", 259)
+CS336_SPECIAL = "<|endoftext|>"  # given to train_bpe, which must put it in the vocab (any id)
 SIZE_WORDS = ("size", "vocab", "merges", "num")
 
 
@@ -54,15 +56,15 @@ class Malformed:
 # ---------------------------------------------------------------------------- finding the shapes
 
 def tokenizer_classes(defined):
-    """{class name: methods} for the classes the submission defines, leaving out abstract ones
-    (minbpe's Tokenizer: every method it has only raises NotImplementedError)."""
+    """{class name: (methods, arguments its constructor needs)} for the classes the submission
+    defines, leaving out abstract ones (minbpe's Tokenizer: its methods only raise NotImplementedError)."""
     classes = {}
     for name, info in defined.items():
         if info.get("methods") is None:
             continue
         working = {m: p for m, p in info["methods"].items() if m not in info.get("stubs", [])}
         if set(working) - {"__init__"}:
-            classes[name] = working
+            classes[name] = (working, info.get("init_required") or 0)
     return classes
 
 
@@ -88,16 +90,16 @@ def find_mappings(defined, probe):
     """The Mappings of one submission's classes and train_bpe-like functions. `probe(cls, args)`
     trains a minbpe-style class once and returns its attributes (or None)."""
     found = []
-    for cls, methods in tokenizer_classes(defined).items():
+    for cls, (methods, required) in tokenizer_classes(defined).items():
         init = methods.get("__init__", [])
         roles = {}
         for method, params in methods.items():
             r = role(method, params)
             if r and r not in roles:
                 roles[r] = (method, params)
-        if len(init) >= 2 and "encode" in roles and ("decode" in roles or "encode_iterable" in roles):
+        if required >= 2 and "encode" in roles and ("decode" in roles or "encode_iterable" in roles):
             found += cs336_class(cls, roles, init)  # CS336: Tokenizer(vocab, merges, special_tokens=None)
-        elif len(init) < 2 and ("train" in roles or {"encode", "decode"} <= set(roles)):
+        elif required <= 1 and ("train" in roles or {"encode", "decode"} <= set(roles)):
             found += minbpe_class(cls, roles, init, probe)
     for name, info in defined.items():
         names = [n.lower() for n in info.get("names") or []]
@@ -148,28 +150,8 @@ def minbpe_class(cls, roles, init, probe):
     return mappings
 
 
-def _pair_dict(value):
-    return isinstance(value, dict) and value and all(isinstance(k, tuple) and len(k) == 2 for k in value)
-
-
 def _bytes_dict(value):
     return isinstance(value, dict) and value and all(isinstance(v, bytes) for v in value.values())
-
-
-def not_byte_level(attributes):
-    """A message when what training left behind is not byte-level BPE (pairs of strings, symbols
-    with an end-of-word marker); None when it is, or when nothing can be told."""
-    for value in attributes.values():
-        pairs = value if _pair_dict(value) else None
-        if pairs is None and isinstance(value, list) and value and all(isinstance(p, tuple) and len(p) == 2
-                                                                        for p in value):
-            pairs = dict.fromkeys(value)
-        if pairs and all(isinstance(a, str) and isinstance(b, str) for a, b in pairs):
-            example = next(iter(pairs))
-            return (f"this is not byte-level BPE: its merges pair strings ({example!r}), so there are no byte "
-                    "ids to grade. The course grades byte-level BPE: ids 0-255 are the bytes of the UTF-8 "
-                    "text and every merge maps a pair of ids to a new id (workbook 04)")
-    return None
 
 
 def _object(sandbox, cls, deadline, rule=None, **request):
@@ -305,23 +287,28 @@ def train_bpe_mapping(name, params):
     the pattern as its third argument and returns the course's merges dict."""
     takes_pattern = len(params) >= 3 and "pattern" in params[2]
 
+    specials = [] if takes_pattern or len(params) < 3 else [CS336_SPECIAL]
+
     def call(sandbox, args, deadline, rule):
         text, vocab_size, pattern = args
-        third = [pattern] if takes_pattern else [[]] if len(params) >= 3 else []
-        request = {"op": "with_file", "name": name, "args": _wire([text, vocab_size, *third])}
+        third = [pattern] if takes_pattern else [specials] if len(params) >= 3 else []
+        size = vocab_size + len(specials)  # CS336's vocab_size counts the special tokens
+        request = {"op": "with_file", "name": name, "args": _wire([text, size, *third])}
         reply = sandbox.request({**request, "rule": rule} if rule else request, deadline)
         if reply.kind == "ok" and not isinstance(reply.value, dict):
-            reply.value = merges_from_bytes(reply.value, vocab_size)
+            reply.value = merges_from_bytes(reply.value, specials)
         return reply
     if takes_pattern:
         return Mapping(name, "train_regex", f"{name}(a file holding the text, vocab_size, pattern)", call)
-    return Mapping(name, "train_regex", f"{name}(a file holding the text, vocab_size, []), merges read as bytes",
-                   call, pattern=GPT2_SPLIT_PATTERN)
+    return Mapping(name, "train_regex", f"{name}(a file holding the text, vocab_size + 1, [{CS336_SPECIAL!r}]): "
+                   "merges read as bytes pairs in order, the vocab as its set of byte strings", call,
+                   pattern=GPT2_SPLIT_PATTERN)
 
 
-def merges_from_bytes(value, vocab_size):
+def merges_from_bytes(value, specials=()):
     """CS336's (vocab, merges) in the course's form {(id, id): new_id}, ranked by list order; or
-    Malformed saying what is wrong with it."""
+    Malformed saying what is wrong with it. The vocab is judged as the set of its byte strings: the
+    256 bytes, one per merge, and the special tokens, under any ids."""
     if not (isinstance(value, tuple) and len(value) == 2):
         return Malformed(f"should return (vocab, merges), not {type(value).__name__}")
     vocab, merges = value
@@ -335,8 +322,9 @@ def merges_from_bytes(value, vocab_size):
             return Malformed(f"merge {(a, b)!r} joins a token that is neither a byte nor made by an earlier merge")
         course[(ids[a], ids[b])] = 256 + len(course)
         ids.setdefault(a + b, 255 + len(course))
-    if not isinstance(vocab, dict) or set(vocab.values()) != set(ids):
-        missing = sorted(set(ids) - set(vocab.values()) if isinstance(vocab, dict) else [])[:3]
+    wanted = set(ids) | {token.encode("utf-8") for token in specials}
+    if not isinstance(vocab, dict) or set(vocab.values()) != wanted:
+        missing = sorted(wanted - set(vocab.values()) if isinstance(vocab, dict) else [])[:3]
         return Malformed(f"the vocab should hold the 256 bytes and one token per merge; missing {missing}"
                          if missing else "the vocab holds tokens that are neither bytes nor merges")
     return course

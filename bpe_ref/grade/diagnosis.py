@@ -177,6 +177,26 @@ def _quoted(message):
 
 # ---------------------------------------------------------------------------- observations
 
+def is_pair_dict(value):
+    return isinstance(value, dict) and bool(value) and all(isinstance(k, tuple) and len(k) == 2 for k in value)
+
+
+def not_byte_level(attributes):
+    """A message when what training left behind is not byte-level BPE (pairs of strings, symbols
+    with an end-of-word marker); None when it is, or when nothing can be told."""
+    for value in attributes.values():
+        pairs = value if is_pair_dict(value) else None
+        if pairs is None and isinstance(value, list) and value and all(isinstance(p, tuple) and len(p) == 2
+                                                                        for p in value):
+            pairs = dict.fromkeys(value)
+        if pairs and all(isinstance(a, str) and isinstance(b, str) for a, b in pairs):
+            example = next(iter(pairs))
+            return (f"this is not byte-level BPE: its merges pair strings ({example!r}), so there are no byte "
+                    "ids to grade. The course grades byte-level BPE: ids 0-255 are the bytes of the UTF-8 "
+                    "text and every merge maps a pair of ids to a new id (workbook 04)")
+    return None
+
+
 def observation(expected, got):
     """Where a wrong value first differs from the right one, in words, without guessing why."""
     if isinstance(expected, dict) and isinstance(got, dict):

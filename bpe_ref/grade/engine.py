@@ -17,7 +17,7 @@ from . import work
 from ._private import naive
 from .byhand import RULES
 from .calling import OUTPUT_LIMIT
-from .diagnosis import exception_hint, matching_bug, observation
+from .diagnosis import exception_hint, matching_bug, not_byte_level, observation
 from .display import call_text, show
 from .exercises.common import Mismatch, Raised
 from .sandbox import Reply
@@ -236,9 +236,12 @@ def failure(ex, attempt, finding, crash=None):
 
 
 def wrong_type(ex, expected, got):
-    """A hint when the answer is not even of the right kind (bytes or strings for a list of ids)."""
+    """A hint when the answer is not even of the right kind (bytes or strings for a list of ids,
+    merges of strings: not byte-level BPE at all)."""
     if isinstance(got, Raised) or not isinstance(expected, (list, dict)):
         return None
+    if isinstance(expected, dict) and not_byte_level({"merges": got}):
+        return not_byte_level({"merges": got})
     if isinstance(expected, list) and isinstance(got, (list, tuple)):
         kinds = {type(v).__name__ for v in got} - {"int"}
         wanted = {type(v).__name__ for v in expected}

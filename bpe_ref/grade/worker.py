@@ -173,7 +173,8 @@ class Worker:
                 defined[name] = {"kind": "reference", "what": obj._path}
             elif isinstance(obj, type) and obj.__module__ == self.ns["__name__"]:
                 defined[name] = {"kind": "callable", "params": calling.required_params(obj),
-                                 "methods": calling.methods_of(obj), "stubs": calling.stub_methods(obj)}
+                                 "methods": calling.methods_of(obj), "stubs": calling.stub_methods(obj),
+                                 "init_required": calling.required_params(obj)}
             elif callable(obj):
                 defined[name] = {"kind": "callable", "params": calling.required_params(obj),
                                  "names": calling.param_names(obj)}

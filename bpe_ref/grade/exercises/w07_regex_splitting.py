@@ -116,7 +116,9 @@ exercise(
                    ("ab\r\nab\r\n", 260, GPT4_SPLIT_PATTERN), ("ab ab abc", 260, WORDS_PATTERN)],
     strategy=st.tuples(SPLIT_TEXT | SMALL_TEXT, st.integers(256, 268), st.sampled_from(PATTERNS)),
     judge=judge_train_regex,
-    hint="split first, then count pairs inside every chunk (never across two chunks) and merge in every chunk",
+    hint="train on the chunks of regex.findall(pattern, text) with the pattern given: count pairs inside every "
+         "chunk, add the counts up over all chunks, merge in every chunk; compare your chunks and counts with "
+         "those on the input shown",
     bugs=trainer_bugs(regex_chunks, train_regex_model) + (
         Bug("across_chunks", "never count across two chunks: count pairs inside each chunk's ids and add the "
                              "counts up", **trains_on(lambda args: [list(args[0].encode("utf-8"))])),
@@ -226,12 +228,15 @@ exercise(
                    ("x abc", COMPETE, WORDS_PATTERN)],
     strategy=encode_ordinary_args(),
     judge=equal_to(reference_encode_ordinary),
-    hint="split the text with the pattern, encode each chunk's bytes with the lowest-rank loop, concatenate",
+    hint="split with regex.findall(pattern, text), the pattern given; encode each chunk's bytes with the "
+         "lowest-rank loop; concatenate. Compare your chunks and ids with those on the input shown",
     bugs=tuple(per_chunk(bug) for bug in ENCODE_BUGS) + (
         Bug("across_chunks", "split first: a merge never crosses two chunks, so encode each chunk on its own "
                              "and concatenate", lambda text, merges, pattern: naive.encode(text, merges)),
-        Bug("ignores_pattern", "split with the `pattern` you are given, not always GPT-4's",
-            lambda text, merges, pattern: reference_encode_ordinary(text, merges, GPT4_SPLIT_PATTERN)),
+        Bug("ignores_pattern", "split with the `pattern` you are given, not a fixed one (GPT-4's, GPT-2's or "
+                               "one of your own)",
+            lambda text, merges, pattern: reference_encode_ordinary(text, merges, GPT4_SPLIT_PATTERN),
+            also=(lambda text, merges, pattern: reference_encode_ordinary(text, merges, GPT2_SPLIT_PATTERN),)),
         Bug("stdlib_re", "split with the third-party `regex` module (import regex): Python's re does not "
                          "know \\p{L}", lambda text, merges, pattern: [
                              idx for chunk in re.findall(pattern, text) for idx in naive.encode(chunk, merges)]),
