@@ -114,13 +114,29 @@ def matching_bug(ex, call, args, got, mutated=False, masked=None):
     probe = Probe(ex, ex.bugs, args, candidates)
     learner = {}
     for i in probe.chosen():
-        learner[i] = (got, mutated) if i == 0 else call(probe.inputs[i])
-        if learner[i] is None:
+        if not _observe(learner, i, call, probe, (got, mutated), masked):
             return None
-        if masked and i and isinstance(learner[i][0], Raised) and learner[i][0].is_a(masked):
-            del learner[i]
     found = [bug for bug in probe.bugs if probe.agrees(bug, learner)]
+    for i in range(len(probe.inputs)):  # still two candidates (ties accepted): try the other inputs
+        if len(found) < 2:
+            break
+        if i not in learner and any(probe.differ(a, b, i) for x in found for y in found if x is not y
+                                    for a in x.models for b in y.models):
+            if not _observe(learner, i, call, probe, (got, mutated), masked):
+                return None
+            found = [bug for bug in found if probe.agrees(bug, learner)]
     return found[0] if len(found) == 1 else None
+
+
+def _observe(learner, i, call, probe, first, masked):
+    """Record the learner's behaviour on input i (the failing input's is known); False when the
+    learner could not be run. An input where it raises the crash set aside (`masked`) is left out."""
+    learner[i] = first if i == 0 else call(probe.inputs[i])
+    if learner[i] is None:
+        return False
+    if masked and i and isinstance(learner[i][0], Raised) and learner[i][0].is_a(masked):
+        del learner[i]
+    return True
 
 
 # ---------------------------------------------------------------------------- exceptions
