@@ -227,3 +227,18 @@ def test_the_class_benchmark_builds_its_class(tmp_path):
             cells = [{"source": c.source} for c in notebook.cells if c.cell_type == "code"]
             wrong = function_source([{"source": (LEARNERS / learner).read_text(encoding="utf-8")}], function)
             assert function_source(cells, function) == wrong != function_source(solution, function)
+
+
+def test_a_class_method_counts_for_its_course_exercise_once():
+    """RegexTokenizer.decode and BasicTokenizer.decode are both graded as decode: the better counts."""
+    graded = {"path": "submissions/alice/tok.py", "passed": False, "notes": [], "exercises": {
+        "BasicTokenizer.decode": {"status": "fail", "message": "", "course": "decode"},
+        "RegexTokenizer.decode": {"status": "pass", "message": "", "course": "decode"},
+        "RegexTokenizer.train": {"status": "pass", "message": "", "course": "train_regex"}}}
+    table = load_points()
+    scored = with_points(graded, table)
+    assert scored["maximum"] == table["decode"] + table["train_regex"]
+    assert scored["score"] == scored["maximum"]
+    book = class_results([graded], table)
+    assert book.columns == ["decode", "train_regex"]
+    assert book.rows[0].exercises["decode"]["status"] == "pass"
