@@ -64,8 +64,8 @@ def terminal_result(name, reply, timeout):
     if reply.kind == "timeout" and reply.info.get("message"):  # the whole file's time ran out
         message = reply.info["message"]
     elif reply.kind == "timeout" and reply.info.get("args") is not None:
-        message = (f"{call_text(name, reply.info['args'])} took longer than {timeout:g} s: a loop that never "
-                   "ends? Check that every pass changes what the loop tests (ids = merge(...) assigned back)")
+        message += (f" {call_text(name, reply.info['args'])} never returned: check that every pass of a loop "
+                    "changes what the loop tests (for example, ids = merge(...) assigned back)")
     return Result(name, status, message)
 
 
