@@ -66,3 +66,13 @@ def test_cs336_merges_are_read_as_bytes_in_order():
 def test_lines_are_cut_only_where_no_chunk_crosses():
     assert safe_lines("ab\ncd\n\n  x\ny") == ["ab\n", "cd\n\n  x\n", "y"]
     assert "".join(safe_lines("a \n\n b")) == "a \n\n b"
+
+
+def test_answers_of_the_wrong_kind_say_so():
+    from bpe_ref.grade.engine import wrong_type
+    from bpe_ref.grade.exercises import REGISTRY
+
+    assert "not byte-level BPE" in wrong_type(REGISTRY["train"], {(97, 97): 256}, {("l", "o"): 256})
+    assert "list of int ids" in wrong_type(REGISTRY["encode"], [97, 256], [b"a", b"bc"])
+    assert "not a bytes" in wrong_type(REGISTRY["encode"], [], b"")
+    assert wrong_type(REGISTRY["encode"], [97, 256], [97, 98, 99]) is None  # wrong, but of the right kind
