@@ -2,7 +2,8 @@
 what training leaves behind, never by a class's name; unrelated classes and functions are left alone.
 The learner suite (tests/learners/*class*) grades real files of each shape end to end."""
 
-from bpe_ref.grade.classes import find_mappings, merges_from_bytes, safe_lines
+from bpe_ref.grade.classes import find_mappings
+from bpe_ref.grade.cs336_style import merges_from_bytes, safe_lines
 from bpe_ref.grade.diagnosis import not_byte_level
 
 
