@@ -1,11 +1,9 @@
 """BUG in encode, CS336 class style: encode returns the tokens themselves (a list of bytes)
-instead of their ids from the vocab; decode is right. No known bug explains it: the learner must be
-told what kind of value to return, not a cause the code does not have.
+instead of their ids from the vocab; decode is right.
 
 expect: Tokenizer.encode fail, Tokenizer.encode_iterable fail, Tokenizer.decode pass
-cause: Tokenizer.encode none
-shows: Tokenizer.encode should return a list of int ids
-shows: Tokenizer.encode_iterable should return a list of int ids
+cause: Tokenizer.encode tokens_not_ids
+cause: Tokenizer.encode_iterable tokens_not_ids
 """
 
 import regex

@@ -1,10 +1,8 @@
 """BUG in encode: the ids start as the text's bytes object and stay one when nothing merges, so
-encode returns bytes for a text without known pairs. The learner must be told the kind of value to
-return; no known bug explains it. (decode is right.)
+encode returns bytes for a text without known pairs. (decode is right.)
 
 expect: decode pass, encode fail
-cause: encode none
-shows: encode should return a list
+cause: encode bytes_not_list
 """
 
 

@@ -117,6 +117,21 @@ DICT_ORDER = Bug("dict_order", "you apply the merges in the order the dict lists
                                "lowest merge id first: a merges dict read from a file or built by hand need not "
                                "be in rank order", encode_in_dict_order)
 
+def encode_to_tokens(as_text=False):
+    """The right tokens, returned as themselves (bytes, or strings of symbols) instead of their ids."""
+    def encode(text, merges):
+        vocab = naive.build_vocab(dict(sorted(merges.items(), key=lambda item: item[1])))
+        tokens = [vocab[idx] for idx in naive.encode(text, merges)]
+        return [t.decode("utf-8", errors="replace") for t in tokens] if as_text else tokens
+    return encode
+
+
+def encode_keeping_bytes(text, merges):
+    """The ids start as text.encode("utf-8") and stay a bytes object when no merge applies."""
+    ids = naive.encode(text, merges)
+    return bytes(ids) if all(idx < 256 for idx in ids) else ids
+
+
 ENCODE_BUGS = (
     Bug("highest_rank", "you apply the highest-ranked merge first; apply the lowest (earliest learned) "
                         "first: min, not max", encode_picking(highest_rank)),
@@ -140,7 +155,14 @@ ENCODE_BUGS = (
         encode_picking(min_of_get), errors=("TypeError",)),
     Bug("unknown_pair", "stop when the lowest-ranked pair present is not in merges (if pair not in merges: "
                         "break): merges[pair] fails for it", encode_picking(min_unchecked), errors=("KeyError",)),
+    Bug("tokens_not_ids", "return the ids (ints: 0-255 for bytes, merge ids above), not the tokens themselves: "
+                          "look each token up in the vocab to get its id", encode_to_tokens(),
+        also=(encode_to_tokens(as_text=True),)),
 )
+# a bytes object for the whole text: per chunk (encode_ordinary) the ids are joined into a list anyway
+BYTES_NOT_LIST = Bug("bytes_not_list", "return a list of ids: text.encode('utf-8') is a bytes object, and it "
+                                       "stays one when no merge applies; start from list(text.encode('utf-8'))",
+                     encode_keeping_bytes)
 
 
 # ---------------------------------------------------------------------------- what was observed
@@ -230,7 +252,7 @@ exercise(
     judge=equal_to(naive.encode),
     hint="while two or more ids: among the pairs present, take the one with the LOWEST merge id; "
          "stop when none is in merges; empty and one-byte text return at once",
-    bugs=ENCODE_BUGS + (DICT_ORDER,),
+    bugs=ENCODE_BUGS + (DICT_ORDER, BYTES_NOT_LIST),
     probes=encode_probes,
     observe=observe_encode,
 )
