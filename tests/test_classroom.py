@@ -243,3 +243,18 @@ def test_one_learners_workbooks_get_one_overall_line_not_a_class_table(tmp_path,
     assert table_line.split()[1] == "fail"  # a long name keeps its status in its column
     classy = bpe_grade("01_hex.ipynb", "03_utf8.ipynb", "--csv", "c.csv", cwd=tmp_path)
     assert "Scores out of" in classy.stdout and "Overall:" not in classy.stdout
+
+
+def test_a_class_method_counts_for_its_course_exercise_once():
+    """RegexTokenizer.decode and BasicTokenizer.decode are both graded as decode: the better counts."""
+    graded = {"path": "submissions/alice/tok.py", "passed": False, "notes": [], "exercises": {
+        "BasicTokenizer.decode": {"status": "fail", "message": "", "course": "decode"},
+        "RegexTokenizer.decode": {"status": "pass", "message": "", "course": "decode"},
+        "RegexTokenizer.train": {"status": "pass", "message": "", "course": "train_regex"}}}
+    table = load_points()
+    scored = with_points(graded, table)
+    assert scored["maximum"] == table["decode"] + table["train_regex"]
+    assert scored["score"] == scored["maximum"]
+    book = class_results([graded], table)
+    assert book.columns == ["decode", "train_regex"]
+    assert book.rows[0].exercises["decode"]["status"] == "pass"

@@ -140,12 +140,51 @@ def test_causes(name, exercise, bug):
     """The hint names the learner's real bug, and no other known bug's; or none when it is unknown."""
     verdict = graded(name)["exercises"][exercise]
     text = shown(graded(name), exercise)
+    course = REGISTRY[verdict.get("course", exercise)]  # a class's method names its course exercise
     assert verdict.get("cause") == bug, (verdict.get("cause"), text)
     if bug is not None:
-        assert verdict["hint"] == next(b.hint for b in REGISTRY[exercise].bugs if b.name == bug)
-    for other in REGISTRY[exercise].bugs:
+        assert verdict["hint"] == next(b.hint for b in course.bugs if b.name == bug)
+    for other in course.bugs:
         if other.name != bug:
             assert other.hint not in text, f"{name}: {exercise} shows the hint of {other.name}"
+
+
+def hint_kind(name, exercise, verdict):
+    """How a non-pass verdict's hint compares with the learner's real bug (from the file's header):
+    right (names the declared bug, or no bug is declared and the file's `shows:` text, which names
+    the cause in words, is there), vague (says what was observed, names no cause) or misleading
+    (names a cause the code does not have)."""
+    declared = expectations(name)["causes"]
+    named = verdict.get("cause")
+    if declared.get(exercise):
+        return "right" if named == declared[exercise] else "misleading" if named else "vague"
+    if named:
+        return "misleading"
+    return "right" if any(where == exercise for where, _ in expectations(name)["shows"]) else "vague"
+
+
+def hint_summary():
+    """{kind: [(file, exercise), ...]} over every non-pass verdict of the known-buggy learners."""
+    summary = {"right": [], "vague": [], "misleading": []}
+    for name in FILES:
+        if name.startswith(("bug_", "workbook_bug")):
+            for exercise, verdict in graded(name)["exercises"].items():
+                if verdict["status"] != "pass":
+                    summary[hint_kind(name, exercise, verdict)].append((name, exercise))
+    return summary
+
+
+def test_hints_over_the_learner_suite():
+    """The measure of issue 18: no misleading hint, the real cause named for at least 90 %."""
+    summary = hint_summary()
+    total = sum(len(found) for found in summary.values())
+    print(f"\nhints over {total} non-pass verdicts of the learner suite: "
+          + ", ".join(f"{len(found)} {kind}" for kind, found in summary.items()))
+    for kind in ("vague", "misleading"):
+        for name, exercise in summary[kind]:
+            print(f"  {kind}: {name} {exercise}")
+    assert not summary["misleading"], summary["misleading"]
+    assert len(summary["right"]) >= 0.9 * total, summary["vague"]
 
 
 SHOWS = [(name, where, text) for name in FILES for where, text in expectations(name)["shows"]]

@@ -172,6 +172,43 @@ def required_params(fn):
                if p.kind in kinds and p.default is inspect.Parameter.empty)
 
 
+def param_names(fn):
+    """The names of fn's parameters, in order (empty when Python cannot tell)."""
+    try:
+        return list(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        return []
+
+
+def methods_of(cls):
+    """A class's public methods (and __init__) as {name: [parameter names after self]}: what the
+    grader reads to tell what each method is for."""
+    methods = {}
+    names = dict.fromkeys(name for klass in type.__getattribute__(cls, "__mro__") for name in vars(klass))
+    for name in names:  # read from the classes' own dicts: no learner __dir__ or __getattr__ runs
+        if name.startswith("_") and name != "__init__":
+            continue
+        member = inspect.getattr_static(cls, name, None)
+        if isinstance(member, (staticmethod, classmethod)):
+            continue
+        if inspect.isfunction(member) and member.__module__ == cls.__module__:  # the learner's own
+            methods[name] = param_names(member)[1:]
+    return methods
+
+
+def stub_methods(cls):
+    """The public methods of a class that only raise NotImplementedError (an abstract base's)."""
+    stubs = []
+    for name in methods_of(cls):
+        code = getattr(inspect.getattr_static(cls, name, None), "__code__", None)
+        if code is not None and "NotImplementedError" in code.co_names and len(code.co_names) <= 2 \
+                and not any(isinstance(c, type(code)) for c in code.co_consts):
+            lines = {line for _, _, line in code.co_lines() if line is not None}
+            if len(lines) <= 3:
+                stubs.append(name)
+    return stubs
+
+
 # ---------------------------------------------------------------------------- watching a call
 
 def callee_name(fn):

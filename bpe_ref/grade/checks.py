@@ -106,6 +106,9 @@ def report(result):
             lines.append(f"   why:      {detail['note']}")
     if detail.get("hint"):
         lines.append(f"   hint:     {detail['hint']}")
+    for key, label in (("also", "also:    "), ("refused", "note:    ")):
+        if detail.get(key):
+            lines.append(f"   {label} {detail[key]}")
     return "\n".join(lines)
 
 

@@ -147,6 +147,7 @@ class Row:
         if result.get("error") and not result["exercises"]:
             self.errors.append((result["path"], result["error"]))
         for name, verdict in result["exercises"].items():
+            name = verdict.get("course", name)  # a class's method counts for its course exercise
             held = self.exercises.get(name)
             if held is None or rank(verdict) < rank(held):
                 self.exercises[name] = {**verdict, "file": result["path"]}
@@ -190,7 +191,7 @@ def class_results(results, table):
         if key not in rows:
             rows[key] = Row(name=key[1], is_student=student is not None)
         rows[key].add(result)
-    graded = {name for result in results for name in result["exercises"]}
+    graded = {verdict.get("course", name) for result in results for name, verdict in result["exercises"].items()}
     for result in results:  # a file handed in but not gradable still counts for its workbook
         if result.get("error") and not result["exercises"]:
             graded.update(exercises.workbook_exercises(Path(result["path"]).stem))
@@ -213,10 +214,24 @@ def unfilled(row, name):
     return dict(NOT_HANDED_IN)
 
 
+def counted_verdicts(verdicts):
+    """The names whose verdicts earn points: for each course exercise, its best verdict (a class's
+    methods graded as the same exercise, e.g. two classes' decode, count once)."""
+    best = {}
+    for name, verdict in verdicts.items():
+        course = verdict.get("course", name)
+        if course not in best or rank(verdict) < rank(verdicts[best[course]]):
+            best[course] = name
+    return set(best.values())
+
+
 def with_points(result, table):
     """A copy of one file's result (for --json) with its student, score, maximum and points per exercise."""
-    graded = {name: {**verdict, "points": earned(verdict, table[name]), "max_points": table[name]}
-                 for name, verdict in result["exercises"].items()}
+    counted = counted_verdicts(result["exercises"])
+    graded = {}
+    for name, verdict in result["exercises"].items():
+        worth = table.get(verdict.get("course", name), 1) if name in counted else 0
+        graded[name] = {**verdict, "points": earned(verdict, worth), "max_points": worth}
     student = result["student"] if "student" in result else student_of(result["path"])
     return {**result, "student": student, "exercises": graded,
             "score": sum(v["points"] for v in graded.values()),

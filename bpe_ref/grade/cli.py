@@ -162,6 +162,8 @@ def print_table(result, out=sys.stdout):
     status_width = max([7] + [len(ex["status"]) for ex in names.values()])
     for name, ex in names.items():
         print(f"  {name:<{width}} {ex['status']:<{status_width}} {ex['message']}", file=out)
+        if ex.get("exercise"):  # a method of the learner's class: which course exercise it is
+            print(f"  {'':<{width}} {'':<{status_width}} {ex['exercise']}", file=out)
         if ex["status"] in ("fail", "error") and ex.get("note") and ex["note"] not in ex["message"]:
             print(f"  {'':<{width}} {'':<{status_width}} why: {ex['note']}", file=out)
         if ex["status"] in ("fail", "error") and ex.get("hint"):

@@ -101,11 +101,12 @@ class Probe:
         return same_behaviour(model_out, learner_out, bug.errors, self.ex.checks_mutation)
 
 
-def matching_bug(ex, call, args, got, mutated=False):
+def matching_bug(ex, call, args, got, mutated=False, masked=None):
     """The one known bug of `ex` that the learner's function behaves like, or None.
 
     `call(args)` runs the learner's function and returns (got, mutated), or None when it could
-    not be run (a timeout): then no cause is named.
+    not be run (a timeout): then no cause is named. `masked`: an exception name the learner's code
+    raises besides the bug (a crash on the smallest input): inputs where it raises that are left out.
     """
     if not ex.bugs:
         return None
@@ -113,11 +114,29 @@ def matching_bug(ex, call, args, got, mutated=False):
     probe = Probe(ex, ex.bugs, args, candidates)
     learner = {}
     for i in probe.chosen():
-        learner[i] = (got, mutated) if i == 0 else call(probe.inputs[i])
-        if learner[i] is None:
+        if not _observe(learner, i, call, probe, (got, mutated), masked):
             return None
     found = [bug for bug in probe.bugs if probe.agrees(bug, learner)]
+    for i in range(len(probe.inputs)):  # still two candidates (ties accepted): try the other inputs
+        if len(found) < 2:
+            break
+        if i not in learner and any(probe.differ(a, b, i) for x in found for y in found if x is not y
+                                    for a in x.models for b in y.models):
+            if not _observe(learner, i, call, probe, (got, mutated), masked):
+                return None
+            found = [bug for bug in found if probe.agrees(bug, learner)]
     return found[0] if len(found) == 1 else None
+
+
+def _observe(learner, i, call, probe, first, masked):
+    """Record the learner's behaviour on input i (the failing input's is known); False when the
+    learner could not be run. An input where it raises the crash set aside (`masked`) is left out."""
+    learner[i] = first if i == 0 else call(probe.inputs[i])
+    if learner[i] is None:
+        return False
+    if masked and i and isinstance(learner[i][0], Raised) and learner[i][0].is_a(masked):
+        del learner[i]
+    return True
 
 
 # ---------------------------------------------------------------------------- exceptions
@@ -173,6 +192,26 @@ def _quoted(message):
 
 
 # ---------------------------------------------------------------------------- observations
+
+def is_pair_dict(value):
+    return isinstance(value, dict) and bool(value) and all(isinstance(k, tuple) and len(k) == 2 for k in value)
+
+
+def not_byte_level(attributes):
+    """A message when what training left behind is not byte-level BPE (pairs of strings, symbols
+    with an end-of-word marker); None when it is, or when nothing can be told."""
+    for value in attributes.values():
+        pairs = value if is_pair_dict(value) else None
+        if pairs is None and isinstance(value, list) and value and all(isinstance(p, tuple) and len(p) == 2
+                                                                        for p in value):
+            pairs = dict.fromkeys(value)
+        if pairs and all(isinstance(a, str) and isinstance(b, str) for a, b in pairs):
+            example = next(iter(pairs))
+            return (f"this is not byte-level BPE: its merges pair strings ({example!r}), so there are no byte "
+                    "ids to grade. The course grades byte-level BPE: ids 0-255 are the bytes of the UTF-8 "
+                    "text and every merge maps a pair of ids to a new id (workbook 04)")
+    return None
+
 
 def observation(expected, got):
     """Where a wrong value first differs from the right one, in words, without guessing why."""

@@ -17,7 +17,7 @@ from . import work
 from ._private import naive
 from .byhand import RULES
 from .calling import OUTPUT_LIMIT
-from .diagnosis import exception_hint, matching_bug, observation
+from .diagnosis import exception_hint, matching_bug, not_byte_level, observation
 from .display import call_text, show
 from .exercises.common import Mismatch, Raised
 from .sandbox import Reply
@@ -63,6 +63,9 @@ def terminal_result(name, reply, timeout):
     message = template.format(what=what, timeout=timeout, message=reply.info.get("message") or "the process died")
     if reply.kind == "timeout" and reply.info.get("message"):  # the whole file's time ran out
         message = reply.info["message"]
+    elif reply.kind == "timeout" and reply.info.get("args") is not None:
+        message += (f" {call_text(name, reply.info['args'])} never returned: check that every pass of a loop "
+                    "changes what the loop tests (for example, ids = merge(...) assigned back)")
     return Result(name, status, message)
 
 
@@ -80,9 +83,16 @@ class Attempt:
 
     def __init__(self, ex, caller):
         self.ex, self.caller, self.printed, self.shortcuts = ex, caller, 0, []
+        self.refused = None  # set when a frozenset was refused and a set accepted
+        self.masked = None  # the exception of a crash set aside while looking for the real bug
 
     def call(self, args):
         reply = self.caller.call(args, self.ex.by_hand)
+        if reply.kind == "raised" and any(isinstance(a, frozenset) for a in args):
+            retry = self.caller.call(tuple(set(a) if isinstance(a, frozenset) else a for a in args), self.ex.by_hand)
+            if retry.kind != "raised":  # right code treats both alike: the frozenset was refused
+                self.refused = f"it raised {reply.info['raised']['type']} for a frozenset, so it was tried with a set"
+                reply = retry
         self.printed = max(self.printed, reply.info.get("printed", 0) or 0)
         for found in reply.info.get("shortcuts", []):
             if found not in self.shortcuts:
@@ -95,8 +105,11 @@ class Attempt:
         if self.shortcuts:
             return Reply("shortcut")
         if reply.kind in TERMINAL:
+            reply.info.setdefault("args", args)
             return reply
         got, mutated = behaviour(reply)
+        if self.masked and isinstance(got, Raised) and got.is_a(self.masked):
+            return None  # the crash already found: look past it for the real bug
         mismatch = self.ex.judge(args, got)
         if mismatch is None and self.ex.checks_mutation and mutated:
             mismatch = Mismatch(got, "it changed the list it was given; build and return a new list")
@@ -141,20 +154,19 @@ def run_exercise(ex, caller, timeout=10.0):
         if used:
             return shortcut_result(ex, used)
     cases = ex.cases()
-    finding = None
-    for args in cases:
-        finding = attempt.evaluate(args)
-        if finding is not None:
-            break
-    tried = 0
-    if finding is None:
+    finding, crash, tried = first_finding(attempt, cases)
+    if crash is not None and finding is None:
         finding, tried = attempt.search()
+    if crash is not None:
+        attempt.masked = None
+        if finding is None or isinstance(finding, Reply):
+            finding, crash = crash, None
     if attempt.shortcuts:
         return shortcut_result(ex, attempt.shortcuts)
     if isinstance(finding, Reply):
         return terminal_result(ex.name, finding, timeout)
     if finding is not None:
-        return failure(ex, attempt, finding)
+        return failure(ex, attempt, finding, crash)
     if ex.work:
         return work_result(ex, caller, timeout, len(cases), tried)
     message = f"passed {len(cases)} edge cases and {tried} generated ones"
@@ -163,21 +175,42 @@ def run_exercise(ex, caller, timeout=10.0):
     return Result(ex.name, "pass", message)
 
 
+def first_finding(attempt, cases):
+    """(finding, crash set aside, inputs searched) over the fixed cases. A crash (an exception) on
+    one case does not end the search: the other cases run, and a wrong answer among them comes
+    first, since a crash on the smallest input often hides the real bug behind it."""
+    crash = None
+    for args in cases:
+        finding = attempt.evaluate(args)
+        if finding is None:
+            continue
+        if crash is None and isinstance(finding, dict) and isinstance(finding["got"], Raised):
+            crash, attempt.masked = finding, finding["got"].type_name
+            continue
+        return finding, crash, 0
+    if crash is None:
+        finding, tried = attempt.search()
+        return finding, None, tried
+    return None, crash, 0
+
+
 def shortcut_result(ex, used):
     return Result(ex.name, "fail", f"uses {', '.join(used)}: the point is to {RULES[ex.by_hand].job}",
                   {"hint": ex.hint})
 
 
-def failure(ex, attempt, finding):
-    """The Result for a wrong answer: what was called, expected and got, why, and a hint."""
+def failure(ex, attempt, finding, crash=None):
+    """The Result for a wrong answer: what was called, expected and got, why, and a hint. `crash`:
+    an exception on another input, set aside because this wrong answer says more."""
     args, got = finding["args"], finding["got"]
-    bug = matching_bug(ex, attempt.learner_behaviour, args, got, finding["mutated"])
+    masked = crash["got"].type_name if crash else None
+    bug = matching_bug(ex, attempt.learner_behaviour, args, got, finding["mutated"], masked)
     if bug is not None:
         hint = bug.hint
     elif isinstance(got, Raised):
         hint = exception_hint(ex.name, ex.signature, got)
     else:
-        hint = ex.hint
+        hint = wrong_type(ex, finding["expected"], got) or ex.hint
     note = finding["note"]
     if not note and not isinstance(got, Raised):
         note = (ex.observe(args, got, finding["expected"]) if ex.observe else None) \
@@ -191,7 +224,35 @@ def failure(ex, attempt, finding):
         status, message = "fail", f"{shown} returned {show(got)}, expected {show(finding['expected'])}"
     detail = {"call": shown, "expected": show(finding["expected"]), "got": show(got), "note": note,
               "hint": hint, "cause": bug.name if bug else None}
+    if crash is not None:
+        crashed = crash["got"]
+        detail["also"] = (f"{call_text(ex.name, crash['args'])} {crashed!r}: "
+                          f"{exception_hint(ex.name, ex.signature, crashed)}")
+        message += f"; also: {detail['also']}"
+    if attempt.refused:
+        detail["refused"] = attempt.refused
+        message += f" ({attempt.refused})"
     return Result(ex.name, status, message, detail)
+
+
+def wrong_type(ex, expected, got):
+    """A hint when the answer is not even of the right kind (bytes or strings for a list of ids,
+    merges of strings: not byte-level BPE at all)."""
+    if isinstance(got, Raised) or not isinstance(expected, (list, dict)):
+        return None
+    if isinstance(expected, dict) and not_byte_level({"merges": got}):
+        return not_byte_level({"merges": got})
+    if isinstance(expected, list) and isinstance(got, (list, tuple)):
+        kinds = {type(v).__name__ for v in got} - {"int"}
+        wanted = {type(v).__name__ for v in expected}
+        if kinds and wanted <= {"int"}:
+            return (f"{ex.name} should return a list of int ids; yours holds {', '.join(sorted(kinds))} "
+                    f"values (e.g. {show(next(v for v in got if not isinstance(v, int)))})")
+        return None
+    if not isinstance(got, (type(expected), tuple if isinstance(expected, list) else dict)):
+        kind = getattr(got, "type_name", type(got).__name__)  # an Opaque object by its own type
+        return f"{ex.name} should return a {type(expected).__name__}, not a {kind} ({show(got, 60)})"
+    return None
 
 
 @functools.lru_cache(maxsize=8)

@@ -108,9 +108,9 @@ def exercise_section(book, row, name, sources):
     return "\n".join(lines)
 
 
-DETAILS = (("smallest failing input", "call"), ("expected", "expected"), ("got", "got"),
-           ("why", "note"), ("hint", "hint"))
-PROSE = {"note", "hint"}  # shown as text; the other details are Python values, shown as code
+DETAILS = (("graded as", "exercise"), ("smallest failing input", "call"), ("expected", "expected"), ("got", "got"),
+           ("why", "note"), ("hint", "hint"), ("also", "also"), ("note", "refused"))
+PROSE = {"exercise", "note", "hint", "also", "refused"}  # shown as text; the other details are Python values
 
 
 def detail_list(verdict):

@@ -126,6 +126,8 @@ def failure_shape(name, verdict):
         return f"raises {raised.group(1)}"
     if status == "fail" and "call" in verdict:
         return placeholders(verdict["note"]) if verdict.get("note") else "a wrong answer"
+    if status == "timeout":  # its first sentence: the input it hung on differs from student to student
+        return placeholders(verdict.get("message", status).split("?")[0] + "?")
     return placeholders(verdict.get("message", status))
 
 

@@ -5,6 +5,7 @@ from pathlib import Path
 
 from . import exercises
 from .calling import OUTPUT_LIMIT
+from .classes import grade_classes
 from .engine import Result, run_exercise
 from .module_style import ModuleStyle
 from .sandbox import Sandbox, SandboxCaller
@@ -70,6 +71,7 @@ def grade_loaded(sandbox, cells, metadata, loaded, timeout):
         results.update({r.name: r for r in style.value_results()})
     if loaded:
         results.update({r.name: r for r in ModuleStyle.missing(metadata.get("exercises", []), results)})
+        results.update(grade_classes(sandbox, timeout))  # tokenizer classes, CS336's train_bpe
     return results
 
 

@@ -41,6 +41,8 @@ def to_wire(value, depth=0):
         return [to_wire(v, depth + 1) for v in value]
     if isinstance(value, Mapping):
         return {"$d": [[to_wire(k, depth + 1), to_wire(v, depth + 1)] for k, v in value.items()]}
+    if type(value) is set:  # a plain set stays one (a method may refuse a frozenset)
+        return {"$S": [to_wire(v, depth + 1) for v in value]}
     if isinstance(value, (set, frozenset)):
         return {"$s": [to_wire(v, depth + 1) for v in value]}
     if type(value).__name__ in ("int64", "int32", "uint8") and hasattr(value, "__index__"):
@@ -60,6 +62,8 @@ def from_wire(data):
         return tuple(from_wire(v) for v in data["$t"])
     if "$s" in data:
         return frozenset(_hashable(from_wire(v)) for v in data["$s"])
+    if "$S" in data:
+        return {_hashable(from_wire(v)) for v in data["$S"]}
     if "$d" in data:
         return {_hashable(from_wire(k)): from_wire(v) for k, v in data["$d"]}
     if "$r" in data:

@@ -171,8 +171,13 @@ class Worker:
                 continue
             if isinstance(obj, Poison):
                 defined[name] = {"kind": "reference", "what": obj._path}
+            elif isinstance(obj, type) and obj.__module__ == self.ns["__name__"]:
+                defined[name] = {"kind": "callable", "params": calling.required_params(obj),
+                                 "methods": calling.methods_of(obj), "stubs": calling.stub_methods(obj),
+                                 "init_required": calling.required_params(obj)}
             elif callable(obj):
-                defined[name] = {"kind": "callable", "params": calling.required_params(obj)}
+                defined[name] = {"kind": "callable", "params": calling.required_params(obj),
+                                 "names": calling.param_names(obj)}
             else:
                 defined[name] = {"kind": "value", "type": type(obj).__name__}
         return defined
@@ -180,8 +185,10 @@ class Worker:
     # --------------------------------------------------------------- calling
 
     def function(self, name):
-        """The learner's function `name`, or the reply that says why there is none to call."""
-        fn = self.ns.get(name)
+        """The learner's function `name` (or a class's method, 'Tokenizer.encode'), or the reply
+        that says why there is none to call."""
+        owner, _, method = name.rpartition(".")
+        fn = getattr(self.ns.get(owner), method, None) if owner else self.ns.get(name)
         if fn is None:
             return None, {"missing": True}
         if isinstance(fn, Poison):
@@ -219,6 +226,55 @@ class Worker:
             return refusal
         return {"ok": wire.to_wire(byhand.static_shortcuts(fn, request["rule"], calling.is_learner_file))}
 
+    def on_object(self, request):
+        """A learner's class at work: make an instance, set attributes, call methods in turn; the
+        reply is the last call's outcome (or the first failing step's, with "step" naming it).
+
+        request: {"cls", "init": args, "set": {attr: value}, "steps": [[method, args], ...],
+        "call": [method, args], "read": attr to return instead of the result (minbpe's train),
+        "iterate": feed the first argument as an iterator and list the result (encode_iterable)}."""
+        cls, refusal = self.function(request["cls"])
+        if refusal:
+            return refusal
+        refuses = byhand.refuser(request["rule"]) if request.get("rule") else None
+        seconds = request.get("seconds")
+        made = self.run(lambda: calling.call(cls, wire.from_wire(request["init"]), seconds, self.label_of))
+        if "ok" not in made:
+            return {**made, "step": "init"}
+        obj = made["ok"]
+        for attr, value in wire.from_wire(request.get("set", {})).items():
+            try:
+                setattr(obj, attr, value)
+            except Exception as e:  # noqa: BLE001 - a learner's __setattr__ or __slots__
+                return {"raised": calling.error_info(e, self.label_of), "step": f"set {attr}"}
+        for method, args in request.get("steps", []):
+            done = self.run(lambda: calling.call(getattr(obj, method), wire.from_wire(args), seconds, self.label_of))
+            if "ok" not in done:
+                return {**done, "step": method}
+        method, args = request["call"]
+        args = wire.from_wire(args)
+        fn = getattr(obj, method)
+        if request.get("iterate"):
+            args = [iter(args[0]), *args[1:]]
+            bound = fn
+            fn = lambda *a: list(bound(*a))  # noqa: E731 - the iterator is used up inside the time limit
+        outcome = self.run(lambda: calling.call(fn, args, seconds, self.label_of, refuses))
+        if "ok" in outcome and request.get("read"):
+            outcome["ok"] = dict(vars(obj)) if request["read"] == "*" else getattr(obj, request["read"], None)
+        return self.wired(outcome)
+
+    def with_file(self, request):
+        """A function that reads its text from a file (CS336's train_bpe(input_path, ...)): the
+        text is written to a private file and its path passed instead."""
+        import tempfile
+        args = wire.from_wire(request["args"])
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", newline="", suffix=".txt", delete=False) as f:
+            f.write(args[0])
+        try:
+            return self.call({**request, "args": wire.to_wire([f.name, *args[1:]])})
+        finally:
+            os.unlink(f.name)
+
     @staticmethod
     def wired(outcome):
         """The outcome with its value in wire form (a hostile value's error becomes the reply)."""
@@ -240,7 +296,8 @@ class Worker:
         return self.wired({"ok": obj})
 
     def serve(self):
-        handlers = {"call": self.call, "get": self.get, "measure": self.measure, "by_hand": self.by_hand}
+        handlers = {"call": self.call, "get": self.get, "measure": self.measure, "by_hand": self.by_hand,
+                    "object": self.on_object, "with_file": self.with_file}
         for line in self.proto_in:
             request = wire.json.loads(line)
             op = request["op"]

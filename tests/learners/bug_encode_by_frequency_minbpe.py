@@ -3,8 +3,9 @@ that occurs most often in the text, as training does, instead of the lowest merg
 ranks anywhere, so "min, not max" would send the learner the wrong way. (get_stats, merge,
 build_vocab, decode are right.)
 
-expect: get_stats pass, merge pass, build_vocab pass, decode pass, encode fail
+expect: get_stats pass, merge pass, build_vocab pass, decode pass, encode fail, Tokenizer.decode pass, Tokenizer.encode fail
 cause: encode most_frequent
+cause: Tokenizer.encode most_frequent
 """
 
 

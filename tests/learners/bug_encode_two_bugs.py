@@ -1,9 +1,10 @@
-"""TWO BUGS in encode: the highest-ranked merge first AND a crash on text without pairs. It behaves
-like no single known bug, so no cause may be named: the report describes what it saw.
-(get_stats, merge are right.)
+"""TWO BUGS in encode: the highest-ranked merge first AND a crash on text without pairs. The crash
+on the smallest input must not hide the real bug: the wrong answer comes first, with its cause,
+and the crash is reported beside it. (get_stats, merge are right.)
 
-expect: get_stats pass, merge pass, encode error
-cause: encode none
+expect: get_stats pass, merge pass, encode fail
+cause: encode highest_rank
+shows: encode also: encode('', 
 """
 
 

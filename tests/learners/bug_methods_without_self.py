@@ -2,12 +2,13 @@
 `train` calls get_stats without `self.` (a NameError). Each gets a hint about that error, never
 the exercise's usual advice. get_stats (a bound method) is right.
 
-expect: get_stats pass, merge error, train error
+expect: get_stats pass, merge error, train error, Tokenizer.train error
 cause: merge none
 cause: train none
 shows: merge the grader calls merge(ids, pair, idx), but yours is merge(self, ids, pair, idx)
 shows: train `stats_of` does not exist when train runs
-shows: train bug_methods_without_self.py, line 41: stats = stats_of(ids)
+shows: train bug_methods_without_self.py, line 42: stats = stats_of(ids)
+shows: Tokenizer.train `stats_of` does not exist when Tokenizer.train runs
 """
 
 

@@ -1,7 +1,8 @@
 """BUG in split_text: the standard library's `re` does not know the \\p{L} classes, so every GPT pattern
-raises re.error. (to_hex is right.)
+raises re.error; with simpler patterns it runs, and splits some scripts differently. The wrong
+answer is reported first, the crash beside it. (to_hex is right.)
 
-expect: to_hex pass, split_text error
+expect: to_hex pass, split_text fail
 cause: split_text stdlib_re
 """
 

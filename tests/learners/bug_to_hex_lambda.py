@@ -3,6 +3,7 @@
 
 expect: from_hex pass, to_hex fail
 cause: to_hex none
+shows: to_hex uses hex()
 """
 
 to_hex = lambda n: hex(n)[2:]  # noqa: E731

@@ -1,8 +1,9 @@
 """BUG in train_regex, minbpe style: the chunks are a map() object, used up by the first count, so
 after one merge no pair is left and training stops early. (split_text, get_stats, merge are right.)
 
-expect: split_text pass, get_stats pass, merge pass, train_regex fail
+expect: split_text pass, get_stats pass, merge pass, train_regex fail, RegexTokenizer.train fail
 cause: train_regex one_merge_only
+cause: RegexTokenizer.train one_merge_only
 """
 
 import regex

@@ -2,8 +2,11 @@
 text to a file and reads it back in text mode, which turns '\r\n' into '\n'. Pairs are counted
 inside chunks: "never count across two chunks" would be the wrong hint. (split_text is right.)
 
-expect: split_text pass, merge pass, train_regex fail
+The file-reading trainer itself is graded too (it takes a path, a vocab size and a pattern).
+
+expect: split_text pass, merge pass, train_regex fail, train_from_file fail
 cause: train_regex newlines_changed
+cause: train_from_file newlines_changed
 """
 
 import os

@@ -137,19 +137,22 @@ def combined_stats(chunks):
     return stats
 
 
-def train_chunks(chunks, vocab_size, first_id=256, pick=max, extra=0, update=True, crash=False, most=None):
+def train_chunks(chunks, vocab_size, first_id=256, pick=max, extra=0, update=True, crash=False, most=None,
+                 counter=None):
     """The training loop over id lists, with one of the classic slips when asked (defaults: right).
 
     first_id: the first new id; pick: max or min by count; extra: merges made beyond the count
     asked for (+1/-1); update: whether the merged ids replace the old ones; crash: raise (as
-    max() of nothing does) when no pair is left; most: at most this many merges (None: no cap).
+    max() of nothing does) when no pair is left; most: at most this many merges (None: no cap);
+    counter: how the chunks' pair counts are put together (None: added up).
     """
+    counter = counter or combined_stats
     wanted = vocab_size - 256 + extra
     if most is not None:
         wanted = min(wanted, most)
     merges = {}
     for step in range(max(0, wanted)):
-        stats = combined_stats(chunks)
+        stats = counter(chunks)
         if not stats:
             if crash:
                 raise ValueError("max() arg is an empty sequence")
@@ -161,16 +164,17 @@ def train_chunks(chunks, vocab_size, first_id=256, pick=max, extra=0, update=Tru
     return merges
 
 
-def replay(chunks, merges, vocab_size, first_id=256, pick=max, extra=0, most=None):
+def replay(chunks, merges, vocab_size, first_id=256, pick=max, extra=0, most=None, counter=None):
     """None if `merges` is what train_chunks(...) with these settings could give, ties broken any
     way; else what is wrong, in words."""
+    counter = counter or combined_stats
     if not isinstance(merges, dict):
         return f"should return a dict {{(id, id): new_id}}, not {type(merges).__name__}"
     wanted = max(0, vocab_size - 256 + extra if most is None else min(vocab_size - 256 + extra, most))
     for step, (pair, idx) in enumerate(merges.items()):
         if idx != first_id + step:
             return f"merge #{step + 1} got id {idx!r}; new ids run 256, 257, ... so it should be {256 + step}"
-        stats = combined_stats(chunks)
+        stats = counter(chunks)
         if not stats:
             return f"merge #{step + 1} {pair!r}: no pair was left to merge, so training should have stopped"
         best = pick(stats.values())
@@ -181,7 +185,7 @@ def replay(chunks, merges, vocab_size, first_id=256, pick=max, extra=0, most=Non
         chunks = [naive.merge(ids, pair, idx) for ids in chunks]
     if len(merges) > wanted:
         return f"made {count(len(merges), 'merge')}; vocab_size={vocab_size} allows {vocab_size - 256}"
-    if len(merges) < wanted and combined_stats(chunks):
+    if len(merges) < wanted and counter(chunks):
         return (f"stopped after {count(len(merges), 'merge')}, but {vocab_size - 256} were asked for "
                 "and pairs were left")
     return None

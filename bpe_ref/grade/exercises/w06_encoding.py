@@ -105,6 +105,33 @@ def encode_by_position(text, merges):
         ids = out
 
 
+def encode_in_dict_order(text, merges):
+    """Every merge applied once, in the order the dict lists them (right only for a dict in rank order)."""
+    ids = list(text.encode("utf-8"))
+    for pair, idx in merges.items():
+        ids = naive.merge(ids, pair, idx)
+    return ids
+
+
+DICT_ORDER = Bug("dict_order", "you apply the merges in the order the dict lists them; apply them by rank, the "
+                               "lowest merge id first: a merges dict read from a file or built by hand need not "
+                               "be in rank order", encode_in_dict_order)
+
+def encode_to_tokens(as_text=False):
+    """The right tokens, returned as themselves (bytes, or strings of symbols) instead of their ids."""
+    def encode(text, merges):
+        vocab = naive.build_vocab(dict(sorted(merges.items(), key=lambda item: item[1])))
+        tokens = [vocab[idx] for idx in naive.encode(text, merges)]
+        return [t.decode("utf-8", errors="replace") for t in tokens] if as_text else tokens
+    return encode
+
+
+def encode_keeping_bytes(text, merges):
+    """The ids start as text.encode("utf-8") and stay a bytes object when no merge applies."""
+    ids = naive.encode(text, merges)
+    return bytes(ids) if all(idx < 256 for idx in ids) else ids
+
+
 ENCODE_BUGS = (
     Bug("highest_rank", "you apply the highest-ranked merge first; apply the lowest (earliest learned) "
                         "first: min, not max", encode_picking(highest_rank)),
@@ -128,7 +155,14 @@ ENCODE_BUGS = (
         encode_picking(min_of_get), errors=("TypeError",)),
     Bug("unknown_pair", "stop when the lowest-ranked pair present is not in merges (if pair not in merges: "
                         "break): merges[pair] fails for it", encode_picking(min_unchecked), errors=("KeyError",)),
+    Bug("tokens_not_ids", "return the ids (ints: 0-255 for bytes, merge ids above), not the tokens themselves: "
+                          "look each token up in the vocab to get its id", encode_to_tokens(),
+        also=(encode_to_tokens(as_text=True),)),
 )
+# a bytes object for the whole text: per chunk (encode_ordinary) the ids are joined into a list anyway
+BYTES_NOT_LIST = Bug("bytes_not_list", "return a list of ids: text.encode('utf-8') is a bytes object, and it "
+                                       "stays one when no merge applies; start from list(text.encode('utf-8'))",
+                     encode_keeping_bytes)
 
 
 # ---------------------------------------------------------------------------- what was observed
@@ -145,10 +179,15 @@ def piece(vocab, idx):
     return repr(vocab[idx].decode("utf-8", errors="replace")) if vocab[idx].isascii() else repr(vocab[idx])
 
 
+def ranked_vocab(merges):
+    """The vocab of merges listed in any order: built in rank (id) order."""
+    return naive.build_vocab(dict(sorted(merges.items(), key=lambda item: item[1])))
+
+
 def observe_encoding(data, got, expected, merges):
     """Where the learner's ids first split `data` (bytes) differently from the right ones, and
     which merge was applied there, in words."""
-    vocab = naive.build_vocab(merges)
+    vocab = ranked_vocab(merges)
     if not isinstance(got, (list, tuple)) or not all(isinstance(i, int) and i in vocab for i in got):
         return "every id should be a byte (0-255) or a new id from merges"
     if b"".join(vocab[i] for i in got) != data:
@@ -173,8 +212,16 @@ def observe_encode(args, got, expected):
 
 
 @st.composite
+def shuffled(draw, merges):
+    """The same merges, listed in another order: the ranks are the ids, not the dict's order."""
+    return dict(draw(st.permutations(list(merges.items()))))
+
+
+@st.composite
 def encode_args(draw):
     merges = draw(trained_merges())
+    if draw(st.booleans()):
+        merges = draw(shuffled(merges))
     return draw(MIXED_TEXT | SMALL_TEXT | st.sampled_from(TRAIN_TEXTS)), merges
 
 
@@ -188,7 +235,8 @@ def encode_probes():
             ("ccacacb", {(97, 99): 256, (99, 98): 257, (97, 256): 258, (258, 99): 259, (259, 257): 260}),
             ("cdabcc", {(99, 99): 256, (97, 98): 257, (257, 99): 258, (258, 100): 259, (259, 256): 260}),
             ("bacbcbc", {(97, 99): 256, (99, 98): 257, (257, 98): 258, (258, 256): 259}),
-            ("cbacbb", {(100, 100): 256, (97, 99): 257, (98, 97): 258, (258, 256): 259})]
+            ("cbacbb", {(100, 100): 256, (97, 99): 257, (98, 97): 258, (258, 256): 259}),
+            ("abc", {(97, 98): 257, (98, 99): 256}), ("abcab", {(97, 98): 257, (98, 99): 256})]
 
 
 exercise(
@@ -198,12 +246,13 @@ exercise(
     cases=lambda: [("", naive.train("hello", 258)), ("h", naive.train("hello", 258)),
                    ("é", naive.train("é é", 257)),
                    ("abc", {(98, 99): 256, (97, 98): 257}),
-                   ("aaabdaaabac", naive.train("aaabdaaabac", 259))],
+                   ("aaabdaaabac", naive.train("aaabdaaabac", 259)),
+                   ("abc", {(97, 98): 257, (98, 99): 256})],
     strategy=encode_args(),
     judge=equal_to(naive.encode),
     hint="while two or more ids: among the pairs present, take the one with the LOWEST merge id; "
          "stop when none is in merges; empty and one-byte text return at once",
-    bugs=ENCODE_BUGS,
+    bugs=ENCODE_BUGS + (DICT_ORDER, BYTES_NOT_LIST),
     probes=encode_probes,
     observe=observe_encode,
 )

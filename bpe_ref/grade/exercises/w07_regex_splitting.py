@@ -10,7 +10,7 @@ import regex
 from hypothesis import strategies as st
 
 from .._private import naive
-from ...patterns import GPT4_SPLIT_PATTERN
+from ...patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
 from .common import PATTERNS, SMALL_TEXT, TRAIN_TEXTS, WORDS_PATTERN, Bug, Mismatch, Raised, equal_to, exercise
 from .w04_naive_bpe import replay, train_chunks, trainer_bugs
 from .w06_encoding import ENCODE_BUGS, encode_probes, observe_encoding
@@ -68,6 +68,29 @@ def train_regex_model(chunks_of=regex_chunks, **settings):
                                                           **settings)
 
 
+def stdlib_chunks(args):
+    """The chunks Python's re finds (it raises on \\p{L} and on possessive quantifiers)."""
+    return [list(chunk.encode("utf-8")) for chunk in re.findall(args[2], args[0])]
+
+
+def overwrite_counts(chunks):
+    """Counts per chunk put together with dict.update: a pair keeps the count of the last chunk that has it."""
+    stats = {}
+    for ids in chunks:
+        stats.update(naive.get_stats(ids))
+    return stats
+
+
+def fixed_chunks(pattern):
+    return lambda args: chunk_ids(args[0], pattern)
+
+
+def fixed_pattern_agrees(args, got):
+    """Right training on the chunks of GPT-4's or of GPT-2's pattern, whatever pattern was given."""
+    return not isinstance(got, Raised) and any(replay(fixed_chunks(p)(args), got, args[1]) is None
+                                               for p in (GPT4_SPLIT_PATTERN, GPT2_SPLIT_PATTERN))
+
+
 def trains_on(chunks_of, **settings):
     """A Bug's model and agreement for a loop that is right, but trains on other chunks."""
     def agrees(args, got):
@@ -93,7 +116,9 @@ exercise(
                    ("ab\r\nab\r\n", 260, GPT4_SPLIT_PATTERN), ("ab ab abc", 260, WORDS_PATTERN)],
     strategy=st.tuples(SPLIT_TEXT | SMALL_TEXT, st.integers(256, 268), st.sampled_from(PATTERNS)),
     judge=judge_train_regex,
-    hint="split first, then count pairs inside every chunk (never across two chunks) and merge in every chunk",
+    hint="train on the chunks of regex.findall(pattern, text) with the pattern given: count pairs inside every "
+         "chunk, add the counts up over all chunks, merge in every chunk; compare your chunks and counts with "
+         "those on the input shown",
     bugs=trainer_bugs(regex_chunks, train_regex_model) + (
         Bug("across_chunks", "never count across two chunks: count pairs inside each chunk's ids and add the "
                              "counts up", **trains_on(lambda args: [list(args[0].encode("utf-8"))])),
@@ -103,8 +128,15 @@ exercise(
         Bug("one_merge_only", "after the first merge no pair was left to count, though the chunks had more: "
                               "put the merged chunks back in the list you count (a list, not a map() or "
                               "generator, which is used up once)", **trains_on(regex_chunks, most=1)),
-        Bug("ignores_pattern", "split with the `pattern` you are given, not always GPT-4's",
-            **trains_on(lambda args: chunk_ids(args[0], GPT4_SPLIT_PATTERN))),
+        Bug("ignores_pattern", "split with the `pattern` you are given, not a fixed one (GPT-4's, GPT-2's or "
+                               "one of your own)", train_regex_model(fixed_chunks(GPT4_SPLIT_PATTERN)),
+            agrees=fixed_pattern_agrees, also=(train_regex_model(fixed_chunks(GPT2_SPLIT_PATTERN)),)),
+        Bug("stdlib_re", "split with the third-party `regex` module (import regex): Python's re does not know "
+                         "\\p{L} or possessive quantifiers", model=train_regex_model(stdlib_chunks),
+            errors=("error",)),
+        Bug("counts_overwritten", "add up the counts of every chunk: stats[pair] = stats.get(pair, 0) + n; "
+                                  "dict.update() (or a fresh dict per chunk) keeps only one chunk's count of a pair",
+            **trains_on(regex_chunks, counter=overwrite_counts)),
         Bug("chunks_counted_once", "a chunk that occurs 5 times counts its pairs 5 times: a set of chunks (or a "
                                    "dict of chunks without their counts) counts each once",
             **trains_on(lambda args: [list(c) for c in dict.fromkeys(tuple(ids) for ids in regex_chunks(args))])),
@@ -114,7 +146,8 @@ exercise(
                     ("ab", 259, GPT4_SPLIT_PATTERN), ("x", 257, GPT4_SPLIT_PATTERN),
                     ("hello hello", 264, PATTERNS[1]), ("aab aab", 257, GPT4_SPLIT_PATTERN),
                     ("abcd abcd", 258, GPT4_SPLIT_PATTERN), ("ab cd cd cd", 257, GPT4_SPLIT_PATTERN),
-                    ("xy ab ab ab", 258, WORDS_PATTERN)],
+                    ("xy ab ab ab", 258, WORDS_PATTERN), ("ab ab ab cdcd", 257, WORDS_PATTERN),
+                    ("bcbc aaa aa", 257, WORDS_PATTERN)],
     examples=50,
 )
 
@@ -195,12 +228,15 @@ exercise(
                    ("x abc", COMPETE, WORDS_PATTERN)],
     strategy=encode_ordinary_args(),
     judge=equal_to(reference_encode_ordinary),
-    hint="split the text with the pattern, encode each chunk's bytes with the lowest-rank loop, concatenate",
+    hint="split with regex.findall(pattern, text), the pattern given; encode each chunk's bytes with the "
+         "lowest-rank loop; concatenate. Compare your chunks and ids with those on the input shown",
     bugs=tuple(per_chunk(bug) for bug in ENCODE_BUGS) + (
         Bug("across_chunks", "split first: a merge never crosses two chunks, so encode each chunk on its own "
                              "and concatenate", lambda text, merges, pattern: naive.encode(text, merges)),
-        Bug("ignores_pattern", "split with the `pattern` you are given, not always GPT-4's",
-            lambda text, merges, pattern: reference_encode_ordinary(text, merges, GPT4_SPLIT_PATTERN)),
+        Bug("ignores_pattern", "split with the `pattern` you are given, not a fixed one (GPT-4's, GPT-2's or "
+                               "one of your own)",
+            lambda text, merges, pattern: reference_encode_ordinary(text, merges, GPT4_SPLIT_PATTERN),
+            also=(lambda text, merges, pattern: reference_encode_ordinary(text, merges, GPT2_SPLIT_PATTERN),)),
         Bug("stdlib_re", "split with the third-party `regex` module (import regex): Python's re does not "
                          "know \\p{L}", lambda text, merges, pattern: [
                              idx for chunk in re.findall(pattern, text) for idx in naive.encode(chunk, merges)]),

@@ -10,6 +10,8 @@ from .common import PATTERNS, WORDS_PATTERN, Bug, Mismatch, Raised, Raises, exer
 from .w07_regex_splitting import reference_encode_ordinary
 
 SPECIALS = {"<|endoftext|>": 300, "<|user|>": 301}
+# tokens with other regex metacharacters: escaping only '|' (or none) fails on these
+OTHER_SPECIALS = {"[SEP]": 300, "<s>": 301, "(x)": 302}
 
 
 def special_encoder(allowed_of=None, escape=regex.escape, group=True, as_text=False, check=True):
@@ -30,6 +32,8 @@ def special_encoder(allowed_of=None, escape=regex.escape, group=True, as_text=Fa
         splitter = "|".join(escape(token) for token in allowed)
         ids = []
         for part in regex.split(f"({splitter})" if group else splitter, text):
+            if not part:  # an empty piece, or an inner group that did not take part (None)
+                continue
             if part in allowed and not as_text:
                 ids.append(special_tokens[part])
             else:
@@ -55,10 +59,21 @@ def judge_encode_special(args, got):
     return None if same(got, expected) else Mismatch(expected)
 
 
-SPECIAL_TEXT = st.lists(st.sampled_from(["ab", " ", "<|endoftext|>", "<|user|>", "<|end", "|>", "é", "a<"]),
-                        max_size=6).map("".join)
-ALLOWED = st.sampled_from(["all", frozenset(), frozenset({"<|endoftext|>"}), frozenset({"<|user|>"})])
 SPECIAL_MERGES = [{}, {(97, 98): 256}, {(60, 124): 256, (124, 62): 257}, naive.train("ab ab <|ab|> abab", 264)]
+PIECES = ["ab", " ", "<|end", "|>", "é", "a<", "S", "x", "E", "s>"]
+
+
+def special_args(specials):
+    """Arguments for one set of special tokens: texts made of them and of their fragments, and
+    allowed_special as "all", nothing, or one of them."""
+    text = st.lists(st.sampled_from(PIECES + sorted(specials)), max_size=6).map("".join)
+    allowed = st.sampled_from(["all", frozenset()] + [frozenset({token}) for token in sorted(specials)])
+    return st.tuples(text, st.sampled_from(SPECIAL_MERGES), st.sampled_from(PATTERNS), st.just(specials), allowed)
+
+
+def escape_pipe(token):
+    """Escaping only the '|' of a token, as if '<|...|>' were the only kind."""
+    return token.replace("|", "\\|")
 
 exercise(
     name="encode_special",
@@ -69,9 +84,10 @@ exercise(
                    ("hi<|endoftext|>", {}, GPT4_SPLIT_PATTERN, SPECIALS, "all"),
                    ("hi<|endoftext|>", {}, GPT4_SPLIT_PATTERN, SPECIALS, frozenset()),
                    ("<|user|>hi<|endoftext|>", {}, GPT4_SPLIT_PATTERN, SPECIALS, frozenset({"<|user|>"})),
-                   ("ab<|user|>ab", {(97, 98): 256}, WORDS_PATTERN, SPECIALS, "all")],
-    strategy=st.tuples(SPECIAL_TEXT, st.sampled_from(SPECIAL_MERGES), st.sampled_from(PATTERNS),
-                       st.just(SPECIALS), ALLOWED),
+                   ("ab<|user|>ab", {(97, 98): 256}, WORDS_PATTERN, SPECIALS, "all"),
+                   ("a[SEP]b<s>(x)", {}, GPT4_SPLIT_PATTERN, OTHER_SPECIALS, "all"),
+                   ("S(x)E", {}, GPT4_SPLIT_PATTERN, OTHER_SPECIALS, frozenset({"(x)"}))],
+    strategy=st.sampled_from([SPECIALS, OTHER_SPECIALS]).flatmap(special_args),
     judge=judge_encode_special,
     hint="raise ValueError if the text contains a special token that is not allowed; otherwise split around "
          "the allowed ones with regex.split and a capture group of the escaped tokens ('(' + '|'.join("
@@ -82,6 +98,9 @@ exercise(
             also=(special_encoder(check=False, allowed_of=lambda allowed, specials: sorted(specials)),)),
         Bug("unescaped", "escape the special tokens before joining them into a pattern: regex.escape(token), "
                          "since '|' in '<|endoftext|>' means 'or'", special_encoder(escape=lambda t: t)),
+        Bug("escapes_only_pipe", "escape every character that means something in a pattern, with "
+                                 "regex.escape(token), not only '|': in '[SEP]' the brackets make a character "
+                                 "class, in '(x)' the parentheses a group", special_encoder(escape=escape_pipe)),
         Bug("all_not_understood", "allowed_special='all' means every special token is allowed; check for the "
                                   "string 'all' before treating it as a set",
             special_encoder(allowed_of=lambda allowed, specials: sorted(set(allowed) & set(specials)))),
@@ -95,5 +114,8 @@ exercise(
                     ("<|end", {(60, 124): 256}, GPT4_SPLIT_PATTERN, SPECIALS, "all"),
                     ("<|endoftext|>", {}, GPT4_SPLIT_PATTERN, SPECIALS, frozenset({"<|endoftext|>"})),
                     ("<|user|>", {}, GPT4_SPLIT_PATTERN, SPECIALS, frozenset()),
-                    ("ab<|user|>", {(97, 98): 256}, GPT4_SPLIT_PATTERN, SPECIALS, frozenset({"<|endoftext|>"}))],
+                    ("ab<|user|>", {(97, 98): 256}, GPT4_SPLIT_PATTERN, SPECIALS, frozenset({"<|endoftext|>"})),
+                    ("S<s>", {}, GPT4_SPLIT_PATTERN, OTHER_SPECIALS, "all"),
+                    ("E(x)", {}, WORDS_PATTERN, OTHER_SPECIALS, frozenset({"(x)"})),
+                    ("[SEP]", {}, GPT4_SPLIT_PATTERN, OTHER_SPECIALS, "all")],
 )

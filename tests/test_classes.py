@@ -1,0 +1,79 @@
+"""How tokenizer classes are recognised (bpe_ref/grade/classes.py): by what their methods accept and
+what training leaves behind, never by a class's name; unrelated classes and functions are left alone.
+The learner suite (tests/learners/*class*) grades real files of each shape end to end."""
+
+from bpe_ref.grade.classes import find_mappings
+from bpe_ref.grade.cs336_style import merges_from_bytes, safe_lines
+from bpe_ref.grade.diagnosis import not_byte_level
+
+
+def cls(methods, required=0, stubs=()):
+    return {"kind": "callable", "params": required, "methods": methods, "stubs": list(stubs),
+            "init_required": required}
+
+
+def never_probed(*args):
+    raise AssertionError("an unrelated class was trained")
+
+
+def mapped(defined, probe=never_probed):
+    return {(m.learner, m.exercise) for m in find_mappings(defined, probe)}
+
+
+def test_unrelated_classes_and_functions_are_not_taken_for_exercises():
+    defined = {
+        "Model": cls({"train": ["data", "epochs"], "predict": ["x"]}),
+        "Codec": cls({"encode": ["obj"]}),  # an encoder with no decoder and no trainer
+        "Reader": cls({"__init__": ["path"], "encode": ["line"]}, required=1),
+        "read_file": {"kind": "callable", "params": 2, "names": ["path", "size"]},
+        "Base": cls({"train": ["text", "vocab_size"], "encode": ["text"]}, stubs=("train", "encode")),
+    }
+    assert mapped(defined) == set()
+
+
+def test_shapes_by_what_methods_accept_whatever_the_class_is_called():
+    defined = {
+        "Mine": cls({"__init__": ["pattern"], "fit": ["corpus", "vocab_size"], "encode_ordinary": ["text"],
+                     "encode": ["text", "allowed_special"], "add_special_tokens": ["tokens"], "decode": ["ids"]}),
+        "Bytes": cls({"__init__": ["vocab", "merges", "special_tokens"], "encode": ["text"],
+                      "decode": ["ids"], "encode_iterable": ["iterable"]}, required=2),
+        "bpe_from_file": {"kind": "callable", "params": 3, "names": ["input_path", "vocab_size", "special_tokens"]},
+    }
+    found = mapped(defined, probe=lambda *args: {"merges": {(97, 97): 256}})
+    assert found == {("Mine.fit", "train_regex"), ("Mine.encode_ordinary", "encode_ordinary"),
+                     ("Mine.encode", "encode_special"), ("Mine.decode", "decode"),
+                     ("Bytes.encode", "encode_ordinary"), ("Bytes.encode:special_tokens", "encode_special"),
+                     ("Bytes.encode_iterable", "encode_ordinary"), ("Bytes.decode", "decode"),
+                     ("bpe_from_file", "train_regex")}
+
+
+def test_a_design_that_is_not_byte_level_gets_one_message():
+    defined = {"WordBPE": cls({"train": ["text", "num_merges"], "encode": ["text"], "decode": ["symbols"]})}
+    found = find_mappings(defined, lambda *args: {"merges": [("l", "o"), ("lo", "w</w>")]})
+    assert [(m.learner, m.exercise) for m in found] == [("WordBPE.train", "not_byte_level")]
+    assert "not byte-level BPE" in found[0].how
+    assert not_byte_level({"merges": {(108, 111): 256}}) is None
+
+
+def test_cs336_merges_are_read_as_bytes_in_order():
+    vocab = {0: b"<|endoftext|>", **{i + 1: bytes([i]) for i in range(256)}, 257: b"ab", 258: b"abc"}
+    merges = [(b"a", b"b"), (b"ab", b"c")]
+    assert merges_from_bytes((vocab, merges), ["<|endoftext|>"]) == {(97, 98): 256, (256, 99): 257}
+    assert "neither bytes nor merges" in merges_from_bytes((vocab, merges)).note  # a special token not asked for
+    assert "neither a byte" in merges_from_bytes((vocab, [(b"ab", b"c")]), ["<|endoftext|>"]).note
+    assert "(vocab, merges)" in merges_from_bytes({}).note
+
+
+def test_lines_are_cut_only_where_no_chunk_crosses():
+    assert safe_lines("ab\ncd\n\n  x\ny") == ["ab\n", "cd\n\n  x\n", "y"]
+    assert "".join(safe_lines("a \n\n b")) == "a \n\n b"
+
+
+def test_answers_of_the_wrong_kind_say_so():
+    from bpe_ref.grade.engine import wrong_type
+    from bpe_ref.grade.exercises import REGISTRY
+
+    assert "not byte-level BPE" in wrong_type(REGISTRY["train"], {(97, 97): 256}, {("l", "o"): 256})
+    assert "list of int ids" in wrong_type(REGISTRY["encode"], [97, 256], [b"a", b"bc"])
+    assert "not a bytes" in wrong_type(REGISTRY["encode"], [], b"")
+    assert wrong_type(REGISTRY["encode"], [97, 256], [97, 98, 99]) is None  # wrong, but of the right kind
