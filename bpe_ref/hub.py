@@ -1,0 +1,167 @@
+"""The course on a JupyterHub: `bpe-course-hub singleuser` and `bpe-course-hub restart`.
+
+A hub starts `bpe-course-hub singleuser` as each learner's server (`c.Spawner.cmd`, see
+docs/hub.md). Running as the learner, it
+- makes their workspace (~/bpe-course, or $BPE_COURSE_WORKSPACE) current with
+  bpe_ref.workspace, exactly as `course.py lab` does on a laptop: the first start copies every
+  workbook and the read-only solutions, later starts bring the course's updates and never
+  overwrite the learner's work;
+- keeps it private (mode 700, and the server's files are made with umask 077): homes on a
+  shared machine are often readable by everyone;
+- starts JupyterHub's single-user server with the workspace as its root and 00_start_here as
+  its first page.
+
+`bpe-course-hub restart` is how an instructor pushes a course update: after updating the course
+the hub's environment uses, it stops the learners' servers through the hub's REST API (the idle
+ones, or all), so that each one's next start makes their workspace current.
+"""
+
+import argparse
+import json
+import os
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .lab import COURSE, FIRST_WORKBOOK
+from .workspace import prepare
+
+WORKSPACE = "bpe-course"  # the workspace's folder in each learner's home
+DEFAULT_URL = f"/lab/tree/{FIRST_WORKBOOK}"
+HUB_API = "http://127.0.0.1:8081/hub/api"  # JupyterHub's own default
+PAGINATED = "application/jupyterhub-pagination+json"
+
+
+def course_path():
+    """The course the hub serves: $BPE_COURSE_DIR, else the clone bpe_ref was installed from
+    (`pip install -e /opt/bpe-course`)."""
+    return Path(os.environ.get("BPE_COURSE_DIR") or COURSE)
+
+
+def workspace_path():
+    """The learner's workspace: $BPE_COURSE_WORKSPACE, else ~/bpe-course."""
+    chosen = os.environ.get("BPE_COURSE_WORKSPACE")
+    return Path(chosen).expanduser() if chosen else Path.home() / WORKSPACE
+
+
+def make_private(folder):
+    """Create `folder` if needed and take away every other user's access to it."""
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    mode = folder.stat().st_mode & 0o7777
+    if mode & 0o077:
+        os.chmod(folder, mode & ~0o077)
+
+
+def singleuser(argv):
+    """Make the learner's workspace current, then become JupyterHub's single-user server on it."""
+    workspace = workspace_path()
+    os.umask(0o077)  # the workbooks, and all the learner saves, readable by the learner alone
+    try:
+        make_private(workspace)
+        for note in prepare(course_path(), workspace):
+            print(f"bpe-course: {note}", flush=True)
+    except (OSError, ValueError) as error:
+        print(f"bpe-course: could not make the workspace {workspace}: {error}", file=sys.stderr)
+        return 1
+    print(f"bpe-course: the learner's work is saved in {workspace}", flush=True)
+    os.chdir(workspace)
+    env = dict(os.environ, JUPYTERHUB_ROOT_DIR=str(workspace), JUPYTERHUB_DEFAULT_URL=DEFAULT_URL)
+    command = [sys.executable, "-m", "jupyterhub.singleuser", *argv]
+    os.execve(sys.executable, command, env)
+
+
+def hub_request(api, token, path, method="GET"):
+    """One call of the hub's REST API; the decoded JSON reply (None when empty)."""
+    request = urllib.request.Request(f"{api.rstrip('/')}{path}", method=method, headers={
+        "Authorization": f"token {token}", "Accept": PAGINATED})
+    with urllib.request.urlopen(request, timeout=30) as reply:
+        body = reply.read()
+    return json.loads(body) if body else None
+
+
+def running_servers(api, token):
+    """(user, server name, last activity) of every server that is running, page by page."""
+    offset = 0
+    while True:
+        page = hub_request(api, token, f"/users?state=ready&offset={offset}")
+        items = page["items"] if isinstance(page, dict) else page
+        for user in items:
+            for name, server in (user.get("servers") or {}).items():
+                yield user["name"], name, server.get("last_activity")
+        following = page.get("_pagination", {}).get("next") if isinstance(page, dict) else None
+        if not following:
+            return
+        offset = following["offset"]
+
+
+def idle_minutes(last_activity, now):
+    """Minutes since an ISO time the hub reports ('2026-11-24T11:02:03.123Z'); None if unknown."""
+    if not last_activity:
+        return None
+    then = datetime.fromisoformat(last_activity.replace("Z", "+00:00"))
+    return (now - then).total_seconds() / 60
+
+
+def restart(argv):
+    """Stop the learners' servers that have been idle for --idle minutes (all with --idle 0)."""
+    parser = argparse.ArgumentParser(prog="bpe-course-hub restart", description=(
+        "Push a course update: stop the learners' servers through the hub's REST API, so that "
+        "each one's next start makes their workspace current. Run it after updating the course "
+        "in the hub's environment. Needs a token with the scopes list:users, read:users:activity, "
+        "read:servers and admin:servers in $JUPYTERHUB_API_TOKEN."))
+    parser.add_argument("--hub-api", default=os.environ.get("JUPYTERHUB_API_URL") or HUB_API,
+                        help=f"the hub's REST API (default: $JUPYTERHUB_API_URL or {HUB_API})")
+    parser.add_argument("--idle", type=float, default=10, metavar="MINUTES",
+                        help="stop only servers idle this long (default 10; 0 stops every server, "
+                             "and a learner still at work loses their running kernels)")
+    parser.add_argument("--dry-run", action="store_true", help="say what would be stopped, stop nothing")
+    args = parser.parse_args(argv)
+    token = os.environ.get("JUPYTERHUB_API_TOKEN")
+    if not token:
+        parser.error("set JUPYTERHUB_API_TOKEN to a hub token (an admin's, or a service's) first")
+    try:
+        return stop_servers(args, token)
+    except urllib.error.HTTPError as error:
+        print(f"bpe-course-hub: the hub answered {error.code} {error.reason} to {error.url}; "
+              "check the token's scopes (list:users, read:users:activity, read:servers, admin:servers)",
+              file=sys.stderr)
+    except (urllib.error.URLError, OSError) as error:
+        print(f"bpe-course-hub: could not reach the hub at {args.hub_api}: {error}", file=sys.stderr)
+    return 1
+
+
+def stop_servers(args, token):
+    now, stopped, left = datetime.now(timezone.utc), 0, 0
+    for user, name, last_activity in list(running_servers(args.hub_api, token)):
+        label = f"{user}'s server" + (f" {name!r}" if name else "")
+        idle = idle_minutes(last_activity, now)
+        if args.idle and (idle is None or idle < args.idle):
+            left += 1
+            print(f"left {label} running: active {0 if idle is None else idle:.0f} min ago")
+            continue
+        where = f"/users/{urllib.parse.quote(user)}/server" + (f"s/{urllib.parse.quote(name)}" if name else "")
+        if not args.dry_run:
+            hub_request(args.hub_api, token, where, method="DELETE")
+        stopped += 1
+        print(f"{'would stop' if args.dry_run else 'stopped'} {label}")
+    print(f"{stopped} server(s) {'to stop' if args.dry_run else 'stopped'}, {left} left running; "
+          "each learner's next start brings the update")
+    return 0
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    commands = {"singleuser": singleuser, "restart": restart}
+    if not argv or argv[0] not in commands:
+        print(__doc__.strip().splitlines()[0], file=sys.stderr)
+        print("usage: bpe-course-hub singleuser [jupyterhub-singleuser options]\n"
+              "       bpe-course-hub restart [--hub-api URL] [--idle MINUTES] [--dry-run]", file=sys.stderr)
+        return 0 if argv[:1] in (["-h"], ["--help"]) else 2
+    return commands[argv[0]](argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
