@@ -23,6 +23,7 @@ import sys
 import urllib.error
 import urllib.parse
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -134,20 +135,23 @@ def restart(argv):
 
 
 def stop_servers(args, token):
-    now, stopped, left = datetime.now(timezone.utc), 0, 0
+    """Stop the servers --idle chose, several at once (the hub may take seconds over each)."""
+    now, chosen, left = datetime.now(timezone.utc), [], 0
     for user, name, last_activity in list(running_servers(args.hub_api, token)):
         label = f"{user}'s server" + (f" {name!r}" if name else "")
         idle = idle_minutes(last_activity, now)
         if args.idle and (idle is None or idle < args.idle):
             left += 1
-            print(f"left {label} running: active {0 if idle is None else idle:.0f} min ago")
+            print(f"left {label} running: " + ("no activity known" if idle is None else f"active {idle:.0f} min ago"))
             continue
         where = f"/users/{urllib.parse.quote(user)}/server" + (f"s/{urllib.parse.quote(name)}" if name else "")
-        if not args.dry_run:
-            hub_request(args.hub_api, token, where, method="DELETE")
-        stopped += 1
+        chosen.append((label, where))
+    if not args.dry_run:
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            list(pool.map(lambda job: hub_request(args.hub_api, token, job[1], method="DELETE"), chosen))
+    for label, _ in chosen:
         print(f"{'would stop' if args.dry_run else 'stopped'} {label}")
-    print(f"{stopped} server(s) {'to stop' if args.dry_run else 'stopped'}, {left} left running; "
+    print(f"{len(chosen)} server(s) {'to stop' if args.dry_run else 'stopped'}, {left} left running; "
           "each learner's next start brings the update")
     return 0
 

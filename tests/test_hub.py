@@ -180,6 +180,7 @@ c.Spawner.env_keep = ["LANG", "LC_ALL"]
 c.Spawner.environment = {{"PATH": {env!r} + "/bin:/usr/local/bin:/usr/bin:/bin"}}
 c.Spawner.start_timeout = {limit}
 c.Spawner.http_timeout = {limit}
+c.JupyterHub.tornado_settings = {{"slow_spawn_timeout": 0}}  # POST .../server answers at once
 c.JupyterHub.services = [{{"name": "course-test", "api_token": {token!r}}}]
 c.JupyterHub.load_roles = [{{"name": "course-test", "services": ["course-test"], "scopes": [
     "list:users", "read:users", "read:users:activity", "read:servers", "admin:servers", "access:servers"]}}]
