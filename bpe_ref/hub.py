@@ -103,7 +103,7 @@ def idle_minutes(last_activity, now):
     if not last_activity:
         return None
     then = datetime.fromisoformat(last_activity.replace("Z", "+00:00"))
-    return (now - then).total_seconds() / 60
+    return max(0.0, (now - then).total_seconds() / 60)  # a hub's clock may run a little ahead
 
 
 def restart(argv):

@@ -28,15 +28,21 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
 import uuid
+from datetime import datetime, timedelta, timezone
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import metadata
 from pathlib import Path
+from urllib.parse import parse_qs, urlparse
 
 import nbformat
 import pytest
+
+from bpe_ref import hub as hub_commands
 
 ROOT = Path(__file__).resolve().parent.parent
 START_LIMIT = 60  # seconds for the hub, or a user's server, to come up
@@ -118,9 +124,10 @@ def link_or_copy(source, target):
 
 def install_for_everyone(root, python):
     """The course installed once, as a hub's administrator does: a copy of the course, and an
-    environment of `python` with this test environment's packages (hard links where possible),
-    the course on its path (as `pip install -e` would put it), its commands in bin/ and its
-    JupyterLab settings written. Returns the environment's folder."""
+    environment of `python` that sees the course (as `pip install -e` would put it) and this
+    test environment's packages (where they are, if everyone can read them, else hard links or
+    copies), with its commands in bin/ and its JupyterLab settings written. Returns the
+    environment's folder."""
     course, env = root / "course", root / "env"
     for name in COURSE_FILES:
         source = ROOT / name
@@ -132,9 +139,11 @@ def install_for_everyone(root, python):
     ours = Path(sysconfig.get_paths()["purelib"])
     site = Path(subprocess.run([str(env / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                                check=True, capture_output=True, text=True, timeout=60).stdout.strip())
-    shutil.copytree(ours, site, copy_function=link_or_copy, dirs_exist_ok=True,
-                    ignore=shutil.ignore_patterns("__editable__*bpe_course*"))
-    (site / "bpe_course_hub_test.pth").write_text(f"{course}\n", encoding="utf-8")
+    packages = ours
+    if not readable_by_all(ours):  # e.g. a checkout under /root: hard links (or copies) elsewhere
+        packages = root / "packages"
+        shutil.copytree(ours, packages, copy_function=link_or_copy, ignore=shutil.ignore_patterns("*.pth"))
+    (site / "bpe_course_hub_test.pth").write_text(f"{course}\n{packages}\n", encoding="utf-8")
     for folder in ("share/jupyter", "etc/jupyter"):  # copied, not linked: the settings are rewritten
         if (Path(sys.prefix) / folder).is_dir():
             shutil.copytree(Path(sys.prefix) / folder, env / folder, dirs_exist_ok=True)
@@ -421,6 +430,17 @@ def test_each_user_runs_a_cell_in_their_own_kernel_and_saves(hub):
         assert saved.stat().st_mode & 0o077 == 0, oct(saved.stat().st_mode)
 
 
+def test_a_user_grades_their_workbook_in_the_graders_sandbox(hub):
+    """bpe-grade from a learner's kernel, as the learner: the sandbox works for them too."""
+    said = kernel_says(hub, hub.users[1], "import subprocess\nfrom bpe_ref.grade import isolation\n"
+                       "print('isolated:', isolation.status()[0])\n"
+                       "run = subprocess.run(['bpe-grade', '01_hex.ipynb'], capture_output=True, text=True, timeout=120)\n"
+                       "print(run.stdout, run.stderr)")
+    assert "to_hex" in said and "from_hex" in said, said
+    if shutil.which("bwrap"):
+        assert "isolated: True" in said and "not isolated" not in said, said
+
+
 def test_no_user_can_read_another_users_workspace(hub):
     ann, bob, cat = hub.users
     for reader, owner in ((ann, bob), (bob, cat), (cat, ann)):
@@ -517,3 +537,91 @@ def test_an_instructors_update_reaches_every_user_and_keeps_their_work(hub):
     assert (workspace / "00_start_here.ipynb").read_bytes() == mine
     assert "A paragraph the instructor added." in (workspace / "updates" / "00_start_here.ipynb").read_text(encoding="utf-8")
     assert (workspace / "11_new_workbook.ipynb").exists()
+
+
+# The commands alone, without a hub: what `restart` chooses, and `singleuser`'s own failures.
+
+class FakeHub(BaseHTTPRequestHandler):
+    """The two calls `bpe-course-hub restart` makes, over two pages of users."""
+
+    stopped = []
+
+    @staticmethod
+    def page(offset):
+        now = datetime.now(timezone.utc)
+        if offset == "0":
+            return {"items": [{"name": "ann", "servers": {"": {"last_activity": (now - timedelta(minutes=30)).isoformat()}}}],
+                    "_pagination": {"next": {"offset": 1}}}
+        return {"items": [{"name": "bob", "servers": {"": {"last_activity": now.isoformat()},
+                                                      "extra": {"last_activity": None}}}],
+                "_pagination": {"next": None}}
+
+    def do_GET(self):
+        if self.headers["Authorization"] != "token secret":
+            self.send_error(403)
+            return
+        offset = parse_qs(urlparse(self.path).query)["offset"][0]
+        body = json.dumps(self.page(offset)).encode("utf-8")
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_DELETE(self):
+        self.stopped.append(self.path)
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def fake_hub(monkeypatch):
+    server = ThreadingHTTPServer(("127.0.0.1", 0), FakeHub)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    FakeHub.stopped.clear()
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "secret")
+    yield f"http://127.0.0.1:{server.server_address[1]}/hub/api"
+    server.shutdown()
+
+
+def test_restart_stops_only_the_idle_servers_unless_told_otherwise(fake_hub, capsys):
+    assert hub_commands.main(["restart", "--hub-api", fake_hub, "--dry-run"]) == 0
+    assert FakeHub.stopped == [] and "would stop ann's server" in capsys.readouterr().out
+    assert hub_commands.main(["restart", "--hub-api", fake_hub]) == 0
+    said = capsys.readouterr().out
+    assert FakeHub.stopped == ["/hub/api/users/ann/server"]
+    assert "left bob's server running: active 0 min ago" in said and "no activity known" in said
+    assert "1 server(s) stopped, 2 left running" in said
+    FakeHub.stopped.clear()
+    assert hub_commands.main(["restart", "--hub-api", fake_hub, "--idle", "0"]) == 0
+    assert sorted(FakeHub.stopped) == ["/hub/api/users/ann/server", "/hub/api/users/bob/server",
+                                       "/hub/api/users/bob/servers/extra"]
+
+
+def test_restart_says_what_is_wrong_in_one_line(fake_hub, monkeypatch, capsys):
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "wrong")
+    assert hub_commands.main(["restart", "--hub-api", fake_hub]) == 1
+    error = capsys.readouterr().err.strip()
+    assert error.count("\n") == 0 and "403" in error and "admin:servers" in error
+    assert hub_commands.main(["restart", "--hub-api", "http://127.0.0.1:9/hub/api"]) == 1
+    assert "could not reach the hub" in capsys.readouterr().err
+    monkeypatch.delenv("JUPYTERHUB_API_TOKEN")
+    with pytest.raises(SystemExit):
+        hub_commands.main(["restart", "--hub-api", fake_hub])
+    assert "JUPYTERHUB_API_TOKEN" in capsys.readouterr().err
+
+
+def test_singleuser_closes_an_open_workspace_and_says_why_it_cannot_make_one(tmp_path, monkeypatch, capsys):
+    shared = tmp_path / "ws"
+    shared.mkdir(mode=0o755)
+    shared.chmod(0o755)
+    hub_commands.make_private(shared)
+    assert shared.stat().st_mode & 0o777 == 0o700
+    (tmp_path / "a-file").write_text("", encoding="utf-8")
+    monkeypatch.setenv("BPE_COURSE_WORKSPACE", str(tmp_path / "a-file" / "ws"))
+    monkeypatch.setattr(os, "umask", lambda mask: 0o022)  # leave the test process's umask alone
+    assert hub_commands.main(["singleuser"]) == 1
+    error = capsys.readouterr().err.strip()
+    assert error.startswith("bpe-course: could not make the workspace") and error.count("\n") == 0
