@@ -1,13 +1,13 @@
 """The course on a JupyterHub: `bpe-course-hub singleuser` and `bpe-course-hub restart`.
 
 A hub starts `bpe-course-hub singleuser` as each learner's server (`c.Spawner.cmd`, see
-docs/hub.md). Running as the learner, it
+docs/hub.md). Running as the learner (not as root in the hub, where a learner's links in their
+own home could steer it), it
 - makes their workspace (~/bpe-course, or $BPE_COURSE_WORKSPACE) current with
   bpe_ref.workspace, exactly as `course.py lab` does on a laptop: the first start copies every
   workbook and the read-only solutions, later starts bring the course's updates and never
   overwrite the learner's work;
-- keeps it private (mode 700, and the server's files are made with umask 077): homes on a
-  shared machine are often readable by everyone;
+- keeps it private (mode 700): homes on a shared machine are often readable by everyone;
 - starts JupyterHub's single-user server with the workspace as its root and 00_start_here as
   its first page.
 
@@ -27,6 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
 
+from . import lab
 from .lab import COURSE, FIRST_WORKBOOK
 from .workspace import prepare
 
@@ -49,7 +50,9 @@ def workspace_path():
 
 
 def make_private(folder):
-    """Create `folder` if needed and take away every other user's access to it."""
+    """Create `folder` if needed and take away every other user's access to it. The folder's
+    mode is enough: no one else can reach a file inside. (A umask of 077 would hide more, but
+    also the feedback files an instructor's nbgrader copies out with their modes.)"""
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     mode = folder.stat().st_mode & 0o7777
     if mode & 0o077:
@@ -59,7 +62,6 @@ def make_private(folder):
 def singleuser(argv):
     """Make the learner's workspace current, then become JupyterHub's single-user server on it."""
     workspace = workspace_path()
-    os.umask(0o077)  # the workbooks, and all the learner saves, readable by the learner alone
     try:
         make_private(workspace)
         for note in prepare(course_path(), workspace):
@@ -70,8 +72,15 @@ def singleuser(argv):
     print(f"bpe-course: the learner's work is saved in {workspace}", flush=True)
     os.chdir(workspace)
     env = dict(os.environ, JUPYTERHUB_ROOT_DIR=str(workspace), JUPYTERHUB_DEFAULT_URL=DEFAULT_URL)
-    command = [sys.executable, "-m", "jupyterhub.singleuser", *argv]
+    command = [sys.executable, "-m", "jupyterhub.singleuser", *server_options(), *argv]
     os.execve(sys.executable, command, env)
+
+
+def server_options():
+    """The options of `course.py lab`'s server that apply on a hub too: the contents manager
+    that keeps the course's copies read only, when bpe_ref.lab names one."""
+    manager = getattr(lab, "CONTENTS_MANAGER", None)
+    return [f"--ServerApp.contents_manager_class={manager}"] if manager else []
 
 
 def hub_request(api, token, path, method="GET"):
