@@ -496,14 +496,16 @@ def test_a_user_logs_in_through_the_browser_and_00_opens_first(hub):
             page.locator(".jp-Terminal").first.wait_for(timeout=60_000)
             time.sleep(2)
             page.locator(".jp-Terminal").first.click()
-            page.keyboard.type("(pwd; id -un; bpe-grade --help | head -1) > terminal.txt 2>&1\n")
+            page.keyboard.type("(pwd; id -un; bpe-grade --help | head -1; bpe-practice new --level naive) "
+                               "> terminal.txt 2>&1; echo done >> terminal.txt\n")
             result = workspace / "terminal.txt"
             deadline = time.monotonic() + 60
-            while not (result.exists() and result.read_text(encoding="utf-8").count("\n") >= 3) \
+            while not (result.exists() and "done" in result.read_text(encoding="utf-8").split()) \
                     and time.monotonic() < deadline:
                 time.sleep(0.3)
             lines = result.read_text(encoding="utf-8").splitlines()
             assert lines[:2] == [str(workspace), user] and lines[2].startswith("usage: bpe-grade"), lines
+            assert list((workspace / "practice").glob("*-naive.ipynb")), lines
             # another learner's server is not this learner's to open
             other = page.request.get(f"{hub.url}/user/{hub.users[0]}/api/contents/00_start_here.ipynb",
                                      max_redirects=5)
@@ -514,6 +516,14 @@ def test_a_user_logs_in_through_the_browser_and_00_opens_first(hub):
             raise
         finally:
             browser.close()
+
+
+def test_the_hub_log_has_no_errors(hub):
+    """The hub's log holds the learners' servers' too: a workspace that failed, a traceback."""
+    log = hub.log.read_text(encoding="utf-8")
+    problems = [line for line in log.splitlines() if line.startswith("[E ") or "Traceback" in line]
+    assert not problems, hub.log_tail(200)
+    assert log.count("bpe-course: the learner's work is saved in") >= len(hub.users)
 
 
 def test_an_instructors_update_reaches_every_user_and_keeps_their_work(hub):
