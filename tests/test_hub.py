@@ -308,6 +308,16 @@ def stop_group(process, limit=30):
         process.wait(10)
 
 
+def stop_proxy(pid_file):
+    """The proxy the hub started, if the hub could not stop it (it runs in a session of its own)."""
+    try:
+        pid = int(pid_file.read_text(encoding="utf-8").strip())
+        if PROXY.encode() in Path(f"/proc/{pid}/cmdline").read_bytes():  # still the proxy, not a reused id
+            os.kill(pid, signal.SIGTERM)
+    except (OSError, ValueError):
+        pass
+
+
 @pytest.fixture(scope="module")
 def hub():
     """JupyterHub on loopback with three system users whose servers run; removed afterwards."""
@@ -344,6 +354,7 @@ def hub():
     finally:
         if hub and hub.process:
             stop_group(hub.process)
+            stop_proxy(root / "hub" / "proxy.pid")
         for user in users:
             remove_user(user)
         shutil.rmtree(root, ignore_errors=True)
