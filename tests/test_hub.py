@@ -546,6 +546,9 @@ def test_an_instructors_update_reaches_every_user_and_keeps_their_work(hub):
     first.cells.append(nbformat.v4.new_markdown_cell("A paragraph the instructor added."))
     nbformat.write(first, course / "00_start_here.ipynb")
     shutil.copy2(course / "01_hex.ipynb", course / "11_new_workbook.ipynb")
+    untouched = nbformat.read(course / "02_unicode.ipynb", as_version=4)  # no one has opened it
+    untouched.cells.append(nbformat.v4.new_markdown_cell("Another paragraph."))
+    nbformat.write(untouched, course / "02_unicode.ipynb")
     push = subprocess.run([str(hub.env / "bin" / "bpe-course-hub"), "restart", "--idle", "0",
                            "--hub-api", f"{hub.url}/hub/api"], capture_output=True, text=True, timeout=60,
                           env={**os.environ, "JUPYTERHUB_API_TOKEN": hub.token})
@@ -557,6 +560,7 @@ def test_an_instructors_update_reaches_every_user_and_keeps_their_work(hub):
     assert (workspace / "00_start_here.ipynb").read_bytes() == mine
     assert "A paragraph the instructor added." in (workspace / "updates" / "00_start_here.ipynb").read_text(encoding="utf-8")
     assert (workspace / "11_new_workbook.ipynb").exists()
+    assert (workspace / "02_unicode.ipynb").read_bytes() == (course / "02_unicode.ipynb").read_bytes()
 
 
 # The commands alone, without a hub: what `restart` chooses, and `singleuser`'s own failures.
