@@ -104,8 +104,9 @@ def hub_or_skip():
         skip_or_fail("JupyterHub is not installed (pip install -e '.[hub]'; the test extra brings it)")
     python = shared_python()
     if not python:
-        skip_or_fail(f"no python{sys.version_info.major}.{sys.version_info.minor} every user can run "
-                     "(Debian: apt-get install python3-venv)")
+        skip_or_fail(f"no python{sys.version_info.major}.{sys.version_info.minor} that every user can run: "
+                     "this test's own cannot be reached by other users, and the packages it shares "
+                     "with theirs are built for this version")
     try:
         proxy = proxy_command()
     except (subprocess.SubprocessError, OSError) as error:
