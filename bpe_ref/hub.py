@@ -25,6 +25,7 @@ import urllib.parse
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
 
 from . import lab
@@ -129,6 +130,8 @@ def restart(argv):
                              "and a learner still at work loses their running kernels)")
     parser.add_argument("--dry-run", action="store_true", help="say what would be stopped, stop nothing")
     args = parser.parse_args(argv)
+    if args.idle < 0:
+        parser.error(f"--idle is a number of minutes, 0 or more, not {args.idle:g}")
     token = os.environ.get("JUPYTERHUB_API_TOKEN")
     if not token:
         parser.error("set JUPYTERHUB_API_TOKEN to a hub token (an admin's, or a service's) first")
@@ -155,14 +158,27 @@ def stop_servers(args, token):
             continue
         where = f"/users/{urllib.parse.quote(user)}/server" + (f"s/{urllib.parse.quote(name)}" if name else "")
         chosen.append((label, where))
-    if not args.dry_run:
-        with ThreadPoolExecutor(max_workers=8) as pool:
-            list(pool.map(lambda job: hub_request(args.hub_api, token, job[1], method="DELETE"), chosen))
-    for label, _ in chosen:
-        print(f"{'would stop' if args.dry_run else 'stopped'} {label}")
-    print(f"{len(chosen)} server(s) {'to stop' if args.dry_run else 'stopped'}, {left} left running; "
-          "each learner's next start brings the update")
-    return 0
+    if args.dry_run:
+        for label, _ in chosen:
+            print(f"would stop {label}")
+        print(f"{len(chosen)} server(s) to stop, {left} left running")
+        return 0
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        problems = list(pool.map(partial(stop_one, args.hub_api, token), [where for _, where in chosen]))
+    for (label, _), problem in zip(chosen, problems):
+        print(f"could not stop {label}: {problem}" if problem else f"stopped {label}")
+    stopped = problems.count(None)
+    print(f"{stopped} server(s) stopped, {left} left running; each learner's next start brings the update")
+    return 0 if stopped == len(chosen) else 1
+
+
+def stop_one(api, token, where):
+    """Ask the hub to stop one server; None when it did (or is doing it), else what it answered."""
+    try:
+        hub_request(api, token, where, method="DELETE")
+    except urllib.error.HTTPError as error:
+        return f"the hub answered {error.code} {error.reason}"
+    return None
 
 
 def main(argv=None):

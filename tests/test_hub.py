@@ -578,7 +578,8 @@ class FakeHub(BaseHTTPRequestHandler):
             return {"items": [{"name": "ann", "servers": {"": {"last_activity": (now - timedelta(minutes=30)).isoformat()}}}],
                     "_pagination": {"next": {"offset": 1}}}
         return {"items": [{"name": "bob", "servers": {"": {"last_activity": now.isoformat()},
-                                                      "extra": {"last_activity": None}}}],
+                                                      "extra": {"last_activity": None}}},
+                          {"name": "gone", "servers": {"": {"last_activity": None}}}],
                 "_pagination": {"next": None}}
 
     def do_GET(self):
@@ -593,6 +594,9 @@ class FakeHub(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def do_DELETE(self):
+        if "gone" in self.path:  # a user removed while the command ran
+            self.send_error(404)
+            return
         self.stopped.append(self.path)
         self.send_response(204)
         self.end_headers()
@@ -618,11 +622,13 @@ def test_restart_stops_only_the_idle_servers_unless_told_otherwise(fake_hub, cap
     said = capsys.readouterr().out
     assert FakeHub.stopped == ["/hub/api/users/ann/server"]
     assert "left bob's server running: active 0 min ago" in said and "no activity known" in said
-    assert "1 server(s) stopped, 2 left running" in said
+    assert "1 server(s) stopped, 3 left running" in said
     FakeHub.stopped.clear()
-    assert hub_commands.main(["restart", "--hub-api", fake_hub, "--idle", "0"]) == 0
+    assert hub_commands.main(["restart", "--hub-api", fake_hub, "--idle", "0"]) == 1  # one could not be stopped
     assert sorted(FakeHub.stopped) == ["/hub/api/users/ann/server", "/hub/api/users/bob/server",
                                        "/hub/api/users/bob/servers/extra"]
+    said = capsys.readouterr().out
+    assert "could not stop gone's server: the hub answered 404" in said and "3 server(s) stopped" in said
 
 
 def test_restart_says_what_is_wrong_in_one_line(fake_hub, monkeypatch, capsys):
@@ -632,6 +638,9 @@ def test_restart_says_what_is_wrong_in_one_line(fake_hub, monkeypatch, capsys):
     assert error.count("\n") == 0 and "403" in error and "admin:servers" in error
     assert hub_commands.main(["restart", "--hub-api", "http://127.0.0.1:9/hub/api"]) == 1
     assert "could not reach the hub" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        hub_commands.main(["restart", "--hub-api", fake_hub, "--idle", "-5"])
+    assert "0 or more" in capsys.readouterr().err
     monkeypatch.delenv("JUPYTERHUB_API_TOKEN")
     with pytest.raises(SystemExit):
         hub_commands.main(["restart", "--hub-api", fake_hub])
