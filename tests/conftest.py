@@ -35,13 +35,18 @@ def pytest_runtest_makereport(item, call):
 
 
 def pytest_terminal_summary(terminalreporter):
-    """Say loudly when the browser test did not run."""
+    """Say loudly when the browser test or the hub test did not run."""
     skipped = [r for r in terminalreporter.stats.get("skipped", []) if "BROWSER TEST SKIPPED" in str(r.longrepr)]
     if skipped:
         reason = str(skipped[0].longrepr[-1]) if isinstance(skipped[0].longrepr, tuple) else str(skipped[0].longrepr)
         terminalreporter.write_sep("!", "THE BROWSER TEST DID NOT RUN", red=True, bold=True)
         terminalreporter.write_line(reason)
         terminalreporter.write_line("JupyterLab was not tried in a real browser; see tests/test_browser.py.")
+    hub = [r for r in terminalreporter.stats.get("skipped", []) if "HUB TEST SKIPPED" in str(r.longrepr)]
+    if hub:
+        terminalreporter.write_sep("!", "THE JUPYTERHUB TEST DID NOT RUN", red=True, bold=True)
+        terminalreporter.write_line(str(hub[0].longrepr[-1]) if isinstance(hub[0].longrepr, tuple) else str(hub[0].longrepr))
+        terminalreporter.write_line("The course was not tried on a real JupyterHub; see tests/test_hub.py.")
 
 
 def run_bpe_grade(*args, cwd):
