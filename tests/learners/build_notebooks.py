@@ -307,7 +307,7 @@ NOTEBOOKS = {
            "raises-exception tag, and notebook metadata that lists get_stats alone and names another workbook. "
            "What is graded comes from the course's copy of workbook 04 (told by the file name), so merge and "
            "train are graded and the crash is noted.\n\n"
-           "expect: get_stats pass, merge fail, train error\n"
+           "expect: get_stats pass, merge fail, train fail\n"
            "shows: notes TypeError"),
         GET_STATS,
         Given("def merge(ids, pair, idx):\n    return [idx if a == pair[0] else a for a in ids]", "merge"),
