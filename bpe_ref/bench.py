@@ -233,7 +233,7 @@ def job_encode(spec):
 
     def run():
         if tok is not None:
-            tok._cache.clear()  # every run starts with an empty chunk cache
+            tok._clear_cache()  # every run starts with empty chunk and piece caches
         return encode_all()
 
     run()  # warm up: imports, thread and process pools, tiktoken's own caches
