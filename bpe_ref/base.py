@@ -302,8 +302,8 @@ class Tokenizer:
         self._cache = {}
 
     def _trained_tokens(self):
-        """bytes -> id of the byte tokens and the merges' tokens: after training, each one is
-        what BPE makes of its own bytes (bpe_ref.fast explains why)."""
+        """bytes -> id of the byte tokens and the merges' tokens. After training, and in
+        tiktoken's encodings, each one is what BPE makes of its own bytes (bpe_ref.fast)."""
         ids = [*self.byte_shuffle, *self.merges.values()]
         return {self.vocab[idx]: idx for idx in ids}
 

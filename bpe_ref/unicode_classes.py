@@ -58,11 +58,18 @@ class TiktokenSplit:
         self.pattern = pattern
         self.fast = regex.compile(pattern)
         self.ascii = _ascii_regex(pattern)
-        names = {_category(m) for m in PROPERTY.finditer(pattern)} - {None}
-        points = sorted(_disagreement(*names)) if names else []
-        self.disagree = frozenset(map(chr, points))  # the characters the two tables class differently
-        self.stand_ins = _stand_ins(points, pattern)  # code point -> its stand-in (str.translate)
-        self.finder = regex.compile(_ranges_class(points)) if points else None
+
+    @functools.cached_property
+    def disagree(self):
+        """The characters the two tables put in different classes named by the pattern (found
+        on the first text that is not ASCII: about 30 ms)."""
+        names = {_category(m) for m in PROPERTY.finditer(self.pattern)} - {None}
+        return frozenset(map(chr, _disagreement(*names))) if names else frozenset()
+
+    @functools.cached_property
+    def stand_ins(self):
+        """code point -> its stand-in (for str.translate), or None: see _stand_ins."""
+        return _stand_ins(sorted(map(ord, self.disagree)), self.pattern)
 
     def findall(self, text):
         if text.isascii():
@@ -75,7 +82,7 @@ class TiktokenSplit:
         """Split a copy of `text` with stand-ins, then cut `text` itself at the same places."""
         if self.stand_ins is None:  # the pattern names a disagreeing character itself
             return [text[m.start():m.end()] for m in self.exact.finditer(text)]
-        copy = self.finder.sub(lambda m: m.group().translate(self.stand_ins), text)
+        copy = text.translate(self.stand_ins)
         chunks = self.fast.findall(copy)
         ends = list(itertools.accumulate(map(len, chunks)))
         if ends and ends[-1] != len(text):  # the chunks leave gaps: find where each one starts
