@@ -28,7 +28,7 @@ A new chunk costs the most, so three shortcuts come first (ChunkEncoder):
 """
 
 import heapq
-from itertools import compress, repeat, product
+from itertools import chain, compress, product, repeat
 
 NO_RANK = float("inf")  # the rank of a pair no merge knows
 LONG_CHUNK = 64  # ids; above this, encode with a heap instead of rescanning the ranks
@@ -48,35 +48,26 @@ class ChunkEncoder:
     def __init__(self, merges, byte_shuffle, vocab, whole_tokens=None):
         self.ranks, self.rank_ids = merge_ranks(merges)
         self.byte_table = byte_table(byte_shuffle)
-        self.byte_ids = list(byte_shuffle)
+        self.byte_shuffle = list(byte_shuffle)
         self.whole_tokens = whole_tokens or {}
         self.seams = seams(merges, vocab)
-        self.pieces = {}  # piece (bytes) -> ids, filled as pieces are met; see clear()
+        self.pieces = PieceCache(self)
 
     def clear(self):
         """Forget the pieces met so far (when the tokenizer's chunk cache is cleared)."""
-        self.pieces = {}
+        self.pieces = PieceCache(self)
 
     def encode(self, chunk_bytes):
         """The ids of one chunk's bytes."""
         whole = self.whole_tokens.get(chunk_bytes)
         if whole is not None:
             return [whole]
-        pairs = zip(chunk_bytes, chunk_bytes[1:])
-        cuts = list(compress(range(1, len(chunk_bytes)), map(self.seams.__contains__, pairs)))
+        is_seam = map(self.seams.__contains__, zip(chunk_bytes, chunk_bytes[1:]))
+        cuts = list(compress(range(1, len(chunk_bytes)), is_seam))
         if not cuts:
             return self.encode_piece(chunk_bytes)
-        ids = []
-        for start, end in zip([0, *cuts], [*cuts, len(chunk_bytes)]):
-            if end - start == 1:
-                ids.append(self.byte_ids[chunk_bytes[start]])
-                continue
-            piece = chunk_bytes[start:end]
-            piece_ids = self.pieces.get(piece)
-            if piece_ids is None:
-                piece_ids = self.pieces[piece] = self.encode_piece(piece)
-            ids += piece_ids
-        return ids
+        pieces = map(chunk_bytes.__getitem__, map(slice, [0, *cuts], [*cuts, len(chunk_bytes)]))
+        return list(chain.from_iterable(map(self.pieces.__getitem__, pieces)))  # all in C but new pieces
 
     def encode_piece(self, piece):
         """BPE on bytes with no seam inside (or a whole chunk)."""
@@ -84,6 +75,18 @@ class ChunkEncoder:
         if whole is not None:
             return [whole]
         return encode_chunk_fast(piece, self.ranks, self.byte_table, self.rank_ids)
+
+
+class PieceCache(dict):
+    """piece (bytes) -> ids; a piece not in it yet is encoded on the spot (__missing__)."""
+
+    def __init__(self, encoder):
+        super().__init__((bytes([b]), [idx]) for b, idx in enumerate(encoder.byte_shuffle))
+        self.encoder = encoder
+
+    def __missing__(self, piece):
+        ids = self[piece] = self.encoder.encode_piece(piece)
+        return ids
 
 
 def seams(merges, vocab):

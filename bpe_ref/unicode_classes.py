@@ -28,6 +28,7 @@ import regex
 UNICODE_VERSION = "16.0.0"  # the Unicode of the regex crate inside tiktoken
 TABLE = Path(__file__).parent / "data" / "unicode16_categories.txt"
 GROUPS = {"L": ("Lu", "Ll", "Lt", "Lm", "Lo"), "M": ("Mn", "Mc", "Me"), "N": ("Nd", "Nl", "No")}
+ASTRAL = re.compile("[\U00010000-\U0010ffff]+")  # runs of characters beyond the BMP
 PROPERTY = regex.compile(r"\\([pP])(?:\{(\^?)([A-Za-z_]+)\}|([A-Z]))")
 
 
@@ -67,6 +68,19 @@ class TiktokenSplit:
         return frozenset(map(chr, _disagreement(*names))) if names else frozenset()
 
     @functools.cached_property
+    def _bmp_finder(self):
+        """A `re` class of the disagreeing characters below U+10000 (a bitmap: fast)."""
+        bmp = sorted(ord(ch) for ch in self.disagree if ord(ch) < 0x10000)
+        return re.compile(_ranges_class(bmp)) if bmp else None
+
+    def holds_disagreeing(self, text):
+        """True if `text` holds a character the two tables class differently. Below U+10000 a
+        `re` class decides; the few characters above it (emoji, ...) are looked up in a set."""
+        if self._bmp_finder is not None and self._bmp_finder.search(text):
+            return True
+        return not self.disagree.isdisjoint("".join(ASTRAL.findall(text)))
+
+    @functools.cached_property
     def stand_ins(self):
         """code point -> its stand-in (for str.translate), or None: see _stand_ins."""
         return _stand_ins(sorted(map(ord, self.disagree)), self.pattern)
@@ -74,7 +88,7 @@ class TiktokenSplit:
     def findall(self, text):
         if text.isascii():
             return (self.ascii or self.fast).findall(text)
-        if self.disagree.isdisjoint(text):  # a set lookup per character: quicker than a regex
+        if not self.holds_disagreeing(text):
             return self.fast.findall(text)
         return self._findall_standing_in(text)
 
