@@ -1,6 +1,7 @@
 """Benchmark bpe_ref's trainer and encoder against the naive loop, Hugging Face tokenizers and tiktoken.
 
-    python -m bpe_ref.bench                   # the full run: 1 MB, then 10, 40 and 160 MB (~5 minutes)
+    python -m bpe_ref.bench                   # the full run: 1 MB, then 10, 40, 160 and 1000 MB (~20 minutes)
+    python -m bpe_ref.bench --scale           # only training at scale (10 MB to 1 GB) and its chart
     python -m bpe_ref.bench --quick           # a smoke run on small slices
     python -m bpe_ref.bench --out bench.json  # where the figures go as JSON (the default)
     python -m bpe_ref.bench --stream          # peak memory of encode_iterable over a 100 MB file
@@ -42,13 +43,16 @@ from .corpus import MB, MULTILINGUAL, STDLIB, corpus, corpus_files, describe_cor
 DOCS_IMG = Path(__file__).resolve().parent.parent / "docs" / "img"
 FULL = {"naive_mb": 1.0, "small_mb": 1.0, "large_mb": 10.0, "naive_vocab": 512,
         "vocabs": [1024, 4096], "repeats": 3, "encode_mb": {"benchmark": 10.0, "multilingual": 4.0},
-        "stream_mb": 100, "scale_mb": [10, 40, 160], "scale_vocab": 4096, "scale_repeats": 2, "workers": 2}
+        "stream_mb": 100, "scale_mb": [10, 40, 160, 1000], "scale_vocab": 4096, "scale_repeats": 2, "workers": 2,
+        "one_process_max_mb": 160}
 QUICK = {"naive_mb": 0.02, "small_mb": 0.1, "large_mb": 0.3, "naive_vocab": 300,
          "vocabs": [384, 512], "repeats": 1, "encode_mb": {"benchmark": 0.3, "multilingual": 0.3},
-         "stream_mb": 5, "scale_mb": [0.2, 0.8], "scale_vocab": 512, "scale_repeats": 1, "workers": 2}
+         "stream_mb": 5, "scale_mb": [0.2, 0.8], "scale_vocab": 512, "scale_repeats": 1, "workers": 2,
+         "one_process_max_mb": 0.8}
 TARGETS = {"fast_vs_naive_speedup": 100, "fast_over_hf_time": 3, "encode_vs_tiktoken": 0.5,
            "encode_batch_vs_tiktoken": 1.0, "scale_time_vs_hf": 1.0, "scale_memory_vs_hf": 1.5,
-           "scale_target_mb": 40}
+           "scale_target_mb": 40, "gb_time_vs_hf": 0.7, "gb_peak_mb": 300}
+LARGE_REPEATS_MB = 500  # from this size on, each training runs once (a run takes minutes)
 
 
 # ------------------------------------------------------------------ measuring (in the child)
@@ -128,11 +132,21 @@ def _children_peak_mb():
 def job_train(spec):
     """Our trainer ('fast' or 'naive'), GPT-4 split, on the first spec['mb'] MB held as one str,
     or on the corpus file spec['path'], counting in spec['workers'] processes."""
+    import bpe_ref.base
     from bpe_ref import RegexTokenizer
 
     source = Path(spec["path"]) if "path" in spec else "".join(corpus(spec["mb"]))
     workers = spec.get("workers")
     tok = RegexTokenizer()
+    distinct = {}
+    count_chunks = bpe_ref.base.count_chunks
+
+    def counting(*args, **kwargs):  # note how many distinct chunks the corpus has
+        counts = count_chunks(*args, **kwargs)
+        distinct["chunks"] = len(counts)
+        return counts
+
+    bpe_ref.base.count_chunks = counting
 
     def train():
         tok.train(source, spec["vocab"], algorithm=spec["algorithm"], workers=workers)
@@ -141,6 +155,7 @@ def job_train(spec):
     merges = list(tok.merges.items())
     result["merges_sha256"] = hashlib.sha256(repr(merges).encode("utf-8")).hexdigest()
     result["tokens"] = sorted(tok.vocab[idx].hex() for idx in tok.merges.values())
+    result["distinct_chunks"] = distinct.get("chunks")
     return result
 
 
@@ -534,11 +549,17 @@ def write_scale_corpus(plan, folder):
 
 
 def run_scale(plan, files):
-    """Train from each corpus file: ours on `workers` processes and on one, then HF."""
-    rows, vocab, reps = {}, plan["scale_vocab"], plan["scale_repeats"]
+    """Train from each corpus file: ours on `workers` processes and on one, then HF. Above
+    plan['one_process_max_mb'] ours runs with workers only, and each run happens once from
+    LARGE_REPEATS_MB on."""
+    rows, vocab = {}, plan["scale_vocab"]
     for mb, described in files.items():
         path = described["path"]
+        reps = 1 if mb >= LARGE_REPEATS_MB else plan["scale_repeats"]
         for who, workers in (("fast2", plan["workers"]), ("fast1", 1)):
+            if who == "fast1" and mb > plan["one_process_max_mb"]:
+                rows[("scale", who, mb)] = {"mb": mb, "error": "not run at this size (workers only)"}
+                continue
             rows[("scale", who, mb)] = run_job({"job": "train", "algorithm": "fast", "mb": mb, "path": path,
                                                 "vocab": vocab, "workers": workers, "repeats": reps})
         rows[("scale", "hf", mb)] = run_job({"job": "hf_train", "mb": mb, "path": path, "vocab": vocab,
@@ -551,11 +572,13 @@ def summarise_scale(plan, rows):
     summary, sizes = {}, plan["scale_mb"]
     for mb in sizes:
         ours, one, hf = (rows[("scale", who, mb)] for who in ("fast2", "fast1", "hf"))
-        failed = any("error" in row for row in (ours, one, hf))
+        failed = any("error" in row for row in (ours, hf))
+        one_ran = "error" not in one
         summary[f"{mb:g}MB"] = None if failed else {
-            "time_vs_hf": _ratios(ours, hf), "one_process_time_vs_hf": _ratios(one, hf),
+            "time_vs_hf": _ratios(ours, hf), "one_process_time_vs_hf": _ratios(one, hf) if one_ran else None,
             "memory_vs_hf": ours["peak_mb"] / hf["peak_mb"], "shared_tokens": _shared_tokens(ours, hf),
-            "same_merges_one_or_more_processes": ours["merges_sha256"] == one["merges_sha256"]}
+            "same_merges_one_or_more_processes": ours["merges_sha256"] == one["merges_sha256"] if one_ran else None,
+            "distinct_chunks": ours.get("distinct_chunks")}
     for who in ("fast2", "hf"):
         summary[f"memory_growth_{who}"] = [
             {"from_mb": a, "to_mb": b, "exponent": growth(rows[("scale", who, a)], rows[("scale", who, b)], a, b)}
@@ -575,7 +598,9 @@ def print_scale(plan, rows, summary, corpora):
     print(f"\nTRAINING AT SCALE (RegexTokenizer, GPT-4 split, vocab {plan['scale_vocab']}, read from a file; "
           f"best of {plan['scale_repeats']})")
     for mb, described in corpora.items():
-        print(f"  {mb:g} MB corpus: {described['documents']} documents, sha256 {described['sha256'][:16]}")
+        distinct = rows[("scale", "fast2", mb)].get("distinct_chunks")
+        print(f"  {mb:g} MB corpus: {described['documents']} documents, {distinct or '?'} distinct chunks "
+              f"(GPT-4 split), sha256 {described['sha256'][:16]}")
     print(fmt_row(["what", "MB", "wall s", "cpu s", "peak MB", "note"], widths))
     for mb in plan["scale_mb"]:
         figures = summary[f"{mb:g}MB"]
@@ -585,7 +610,7 @@ def print_scale(plan, rows, summary, corpora):
             if "error" in row:
                 print(fmt_row([label, f"{mb:g}", "-", "-", "-", "error: " + row["error"]], widths))
                 continue
-            note = _scale_note(who, mb, figures)
+            note = _scale_note(who, mb, figures, row)
             print(fmt_row([label, f"{mb:g}", f"{row['seconds']:.2f}", f"{row['cpu_seconds']:.2f}",
                            f"{row['peak_mb']:.1f}", note], widths))
     for who, name in (("fast2", "ours"), ("hf", "HF")):
@@ -594,7 +619,7 @@ def print_scale(plan, rows, summary, corpora):
         print(f"  peak memory growth, {name}: " + ("; ".join(steps) or "-") + " (1.00 is linear)")
 
 
-def _scale_note(who, mb, figures):
+def _scale_note(who, mb, figures, row):
     if figures is None:
         return ""
     at_target = mb == TARGETS["scale_target_mb"]
@@ -606,6 +631,11 @@ def _scale_note(who, mb, figures):
             met_memory = memory <= TARGETS["scale_memory_vs_hf"]
             note += (f" (targets <= {TARGETS['scale_time_vs_hf']}x: {'met' if met_time else 'MISSED'}, "
                      f"<= {TARGETS['scale_memory_vs_hf']}x: {'met' if met_memory else 'MISSED'})")
+        if mb >= 1000:
+            met_time = time_ratio["wall"] <= TARGETS["gb_time_vs_hf"]
+            met_memory = row["peak_mb"] <= TARGETS["gb_peak_mb"]
+            note += (f" (targets <= {TARGETS['gb_time_vs_hf']}x: {'met' if met_time else 'MISSED'}, "
+                     f"< {TARGETS['gb_peak_mb']} MB: {'met' if met_memory else 'MISSED'})")
         return note
     if who == "fast1":
         same = "yes" if figures["same_merges_one_or_more_processes"] else "NO"
@@ -737,6 +767,7 @@ def main(argv=None):
     parser.add_argument("--out", default="bench.json", help="where to write the figures as JSON")
     parser.add_argument("--encoding", action="store_true", help="only the encoding rows")
     parser.add_argument("--stream", action="store_true", help="only encode_iterable's memory over a file of lines")
+    parser.add_argument("--scale", action="store_true", help="only training at scale (and its chart)")
     parser.add_argument("--chart", help="where to draw the training-at-scale chart (PNG; default: "
                         "docs/img/training_scale.png in a full run, none in a quick one)")
     parser.add_argument("--corpus-dir", help="keep the corpus files here (default: a temporary folder)")
@@ -751,6 +782,10 @@ def main(argv=None):
     if args.stream or args.encoding:
         run_part(plan, args)
         print(f"\nwhole run: {time.perf_counter() - started:.0f} s")
+        return
+    if args.scale:
+        run_scale_only(plan, args)
+        print(f"\nwhole run: {time.perf_counter() - started:.0f} s; figures written to {args.out}")
         return
     folder = args.corpus_dir or tempfile.mkdtemp(prefix="bpe-bench-")
     Path(folder).mkdir(parents=True, exist_ok=True)
@@ -784,6 +819,26 @@ def run_part(plan, args):
         return
     rows = run_encoding(plan)
     _print_encoding(plan, rows, encoding_ratios(rows), None)
+
+
+def run_scale_only(plan, args):
+    """--scale: the corpus files, the training-at-scale rows and the chart; figures to --out."""
+    folder = args.corpus_dir or tempfile.mkdtemp(prefix="bpe-bench-")
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    try:
+        files = write_scale_corpus(plan, folder)
+        rows = run_scale(plan, files)
+    finally:
+        if not args.corpus_dir:
+            shutil.rmtree(folder, ignore_errors=True)
+    summary = summarise_scale(plan, rows)
+    print_scale(plan, rows, summary, files)
+    chart = args.chart or (None if args.quick else default_chart_path())
+    if chart:
+        print(f"\nchart: {draw_chart(plan, rows, chart)}")
+    with open(args.out, "w", encoding="utf-8") as f:
+        json.dump({"plan": plan, "targets": TARGETS, "scale": summary, "scale_corpus": files,
+                   "rows": [_without_tokens(row) for row in rows.values()]}, f, indent=2)
 
 
 def default_chart_path():
