@@ -16,7 +16,6 @@ Unicode 16.0.0's categories come from bpe_ref/data/unicode16_categories.txt (mad
 tools/make_unicode_tables.py). The pattern strings themselves stay exactly tiktoken's.
 """
 
-import array
 import bisect
 import functools
 import itertools
@@ -28,7 +27,6 @@ import regex
 UNICODE_VERSION = "16.0.0"  # the Unicode of the regex crate inside tiktoken
 TABLE = Path(__file__).parent / "data" / "unicode16_categories.txt"
 GROUPS = {"L": ("Lu", "Ll", "Lt", "Lm", "Lo"), "M": ("Mn", "Mc", "Me"), "N": ("Nd", "Nl", "No")}
-ASTRAL = re.compile("[\U00010000-\U0010ffff]+")  # runs of characters beyond the BMP
 PROPERTY = regex.compile(r"\\([pP])(?:\{(\^?)([A-Za-z_]+)\}|([A-Z]))")
 
 
@@ -73,12 +71,22 @@ class TiktokenSplit:
         bmp = sorted(ord(ch) for ch in self.disagree if ord(ch) < 0x10000)
         return re.compile(_ranges_class(bmp)) if bmp else None
 
+    @functools.cached_property
+    def _candidates(self):
+        """A `re` class holding every disagreeing character: those below U+10000 exactly (a
+        bitmap), those above in a few wide ranges (each range a class holds costs a test per
+        character), which leave out the emoji blocks and others where none of them lies."""
+        points = sorted(map(ord, self.disagree))
+        bmp = [(cp, cp) for cp in points if cp < 0x10000]
+        astral = _merge([(cp, cp) for cp in points if cp >= 0x10000], gap=0x1000)
+        return re.compile(_ranges_class(bmp + astral))
+
     def holds_disagreeing(self, text):
         """True if `text` holds a character the two tables class differently. Below U+10000 a
         `re` class decides; the few characters above it (emoji, ...) are looked up in a set."""
         if self._bmp_finder is not None and self._bmp_finder.search(text):
             return True
-        return not self.disagree.isdisjoint("".join(ASTRAL.findall(text)))
+        return not self.disagree.isdisjoint("".join(self._candidates.findall(text)))
 
     @functools.cached_property
     def stand_ins(self):
@@ -96,12 +104,15 @@ class TiktokenSplit:
         """Split a copy of `text` with stand-ins, then cut `text` itself at the same places."""
         if self.stand_ins is None:  # the pattern names a disagreeing character itself
             return [text[m.start():m.end()] for m in self.exact.finditer(text)]
-        copy = text.translate(self.stand_ins)
-        chunks = self.fast.findall(copy)
-        ends = list(itertools.accumulate(map(len, chunks)))
+        copy = self._candidates.sub(self._stand_in, text)  # quicker than str.translate: they are rare
+        ends = list(itertools.accumulate(map(len, self.fast.findall(copy))))  # the chunks are let go
         if ends and ends[-1] != len(text):  # the chunks leave gaps: find where each one starts
             return [text[m.start():m.end()] for m in self.fast.finditer(copy)]
         return list(map(text.__getitem__, map(slice, [0, *ends], ends)))
+
+    def _stand_in(self, match):
+        ch = match.group()
+        return chr(self.stand_ins.get(ord(ch), ord(ch)))
 
     @functools.cached_property
     def exact(self):
@@ -213,10 +224,20 @@ def _table_rows():
 def _installed_ranges(names):
     """{name: the code point ranges the installed `regex` module gives \\p{name}}, from one
     scan of every code point (surrogates stand as NUL, which no category here holds)."""
-    codes = array.array("I", range(0x110000))
-    codes[0xD800:0xE000] = array.array("I", bytes(4 * 0x800))
-    every = codes.tobytes().decode("utf-32-le")
+    every = _every_code_point()
     return {name: [(m.start(), m.end() - 1) for m in regex.finditer(rf"\p{{{name}}}+", every)] for name in names}
+
+
+def _every_code_point():
+    """U+0000 .. U+10FFFF as one str, surrogates as NUL. Built as UTF-32-LE bytes, a byte
+    column at a time (byte k of code point c is (c >> 8k) & 0xFF), then decoded: all in C."""
+    count = 0x110000
+    utf32 = bytearray(4 * count)
+    utf32[0::4] = bytes(range(256)) * (count // 256)
+    utf32[1::4] = b"".join(bytes([b]) * 256 for b in range(256)) * (count // 65536)
+    utf32[2::4] = b"".join(bytes([plane]) * 65536 for plane in range(count // 65536))
+    utf32[4 * 0xD800:4 * 0xE000] = bytes(4 * 0x800)
+    return utf32.decode("utf-32-le")
 
 
 _DISAGREEMENTS = {}  # name -> frozenset of code points, filled by _disagreement
@@ -257,12 +278,9 @@ def _stand_ins(points, pattern):
     if any(chr(cp) in pattern for cp in points):
         return None
     disagree = set(points)
-    chosen = {}
-    for cp in points:
-        category = _category16(cp)
-        if category not in chosen:
-            chosen[category] = _stand_in(category, disagree, pattern)
-    return {cp: chosen[_category16(cp)] for cp in points}
+    categories = {cp: _category16(cp) for cp in points}
+    chosen = {category: _stand_in(category, disagree, pattern) for category in set(categories.values())}
+    return {cp: chosen[category] for cp, category in categories.items()}
 
 
 def _stand_in(category, disagree, pattern):
@@ -282,11 +300,11 @@ def _points(ranges):
     return {cp for first, last in ranges for cp in range(first, last + 1)}
 
 
-def _merge(ranges):
-    """[(1, 3), (4, 6), (9, 9)] -> [(1, 6), (9, 9)]"""
+def _merge(ranges, gap=1):
+    """[(1, 3), (4, 6), (9, 9)] -> [(1, 6), (9, 9)]; with gap=k, ranges less than k apart join."""
     merged = []
     for first, last in ranges:
-        if merged and first <= merged[-1][1] + 1:
+        if merged and first <= merged[-1][1] + gap:
             merged[-1] = (merged[-1][0], max(last, merged[-1][1]))
         else:
             merged.append((first, last))
