@@ -2,6 +2,8 @@
 
     python -m bpe_ref.bench                   # the full run: 1 MB, then 10, 40, 160 and 1000 MB (~20 minutes)
     python -m bpe_ref.bench --scale           # only training at scale (10 MB to 1 GB) and its chart
+    python -m bpe_ref.bench --small           # only a small training (2 MB, vocab 2048) against HF
+    python -m bpe_ref.bench --startup         # only start-up costs: import, Unicode 16, from_tiktoken
     python -m bpe_ref.bench --quick           # a smoke run on small slices
     python -m bpe_ref.bench --out bench.json  # where the figures go as JSON (the default)
     python -m bpe_ref.bench --stream          # peak memory of encode_iterable over a 100 MB file
@@ -44,14 +46,14 @@ DOCS_IMG = Path(__file__).resolve().parent.parent / "docs" / "img"
 FULL = {"naive_mb": 1.0, "small_mb": 1.0, "large_mb": 10.0, "naive_vocab": 512,
         "vocabs": [1024, 4096], "repeats": 3, "encode_mb": {"benchmark": 10.0, "multilingual": 4.0},
         "stream_mb": 100, "scale_mb": [10, 40, 160, 1000], "scale_vocab": 4096, "scale_repeats": 2, "workers": 2,
-        "one_process_max_mb": 160}
+        "one_process_max_mb": 160, "start_mb": 2.0, "start_vocab": 2048}
 QUICK = {"naive_mb": 0.02, "small_mb": 0.1, "large_mb": 0.3, "naive_vocab": 300,
          "vocabs": [384, 512], "repeats": 1, "encode_mb": {"benchmark": 0.3, "multilingual": 0.3},
          "stream_mb": 5, "scale_mb": [0.2, 0.8], "scale_vocab": 512, "scale_repeats": 1, "workers": 2,
-         "one_process_max_mb": 0.8}
+         "one_process_max_mb": 0.8, "start_mb": 0.2, "start_vocab": 512}
 TARGETS = {"fast_vs_naive_speedup": 100, "fast_over_hf_time": 3, "encode_vs_tiktoken": 0.5,
            "encode_batch_vs_tiktoken": 1.0, "scale_time_vs_hf": 1.0, "scale_memory_vs_hf": 1.5,
-           "scale_target_mb": 40, "gb_time_vs_hf": 0.7, "gb_peak_mb": 300}
+           "scale_target_mb": 40, "gb_time_vs_hf": 0.7, "gb_peak_mb": 300, "start_time_vs_hf": 0.7}
 LARGE_REPEATS_MB = 500  # from this size on, each training runs once (a run takes minutes)
 
 
@@ -503,9 +505,33 @@ def run_all(plan, files):
         rows[("fast", mb, vocab)] = run_job(
             {"job": "train", "algorithm": "fast", "mb": mb, "vocab": vocab, "repeats": reps})
         rows[("hf", mb, vocab)] = run_job({"job": "hf_train", "mb": mb, "vocab": vocab, "repeats": reps})
+    rows.update(run_start(plan))
     rows.update(run_scale(plan, files))
     rows.update(run_encoding(plan))
     return rows
+
+
+def run_start(plan):
+    """A small training, where fixed costs (compiling the split, starting workers) weigh most:
+    ours and HF on plan['start_mb'] MB to plan['start_vocab'] tokens."""
+    spec = {"mb": plan["start_mb"], "vocab": plan["start_vocab"], "repeats": plan["repeats"]}
+    return {("start", "fast"): run_job({"job": "train", "algorithm": "fast", **spec}),
+            ("start", "hf"): run_job({"job": "hf_train", **spec})}
+
+
+def print_start(plan, rows):
+    """The small-training rows and their ratio."""
+    widths = [40, 6, 5, 7, 7, 7, 60]
+    ours, hf = rows[("start", "fast")], rows[("start", "hf")]
+    ratio = _ratios(ours, hf)
+    note = ""
+    if ratio:
+        met = "met" if ratio["wall"] <= TARGETS["start_time_vs_hf"] else "MISSED"
+        note = f"fast takes {_pair(ratio, '.2f')} HF's time (target <= {TARGETS['start_time_vs_hf']}x: {met})"
+    print(f"\nA SMALL TRAINING ({plan['start_mb']:g} MB, vocab {plan['start_vocab']}: fixed costs weigh most)")
+    print(fmt_row(["what", "MB", "vocab", "wall s", "cpu s", "peak MB", "note"], widths))
+    print(fmt_row(_train_line("fast   Tokenizer.train", ours), widths))
+    print(fmt_row(_train_line("HF     tokenizers BpeTrainer", hf, note), widths))
 
 
 def run_encoding(plan):
@@ -579,6 +605,7 @@ def print_table(plan, rows, ratios, info):
           "peak MB: rise of the peak RSS during one run, own process per row.")
     print("Our code runs on one thread unless said; HF may use every core. Ratios: wall clock, CPU in brackets.\n")
     _print_training(plan, rows, ratios)
+    print_start(plan, rows)
     print_scale(plan, rows, ratios["scale"], info["scale_corpus"])
     _print_encoding(plan, rows, ratios, c["megabytes"])
 
@@ -849,6 +876,7 @@ def main(argv=None):
     parser.add_argument("--stream", action="store_true", help="only encode_iterable's memory over a file of lines")
     parser.add_argument("--scale", action="store_true", help="only training at scale (and its chart)")
     parser.add_argument("--startup", action="store_true", help="only the start-up costs")
+    parser.add_argument("--small", action="store_true", help="only the small training against HF")
     parser.add_argument("--chart", help="where to draw the training-at-scale chart (PNG; default: "
                         "docs/img/training_scale.png in a full run, none in a quick one)")
     parser.add_argument("--corpus-dir", help="keep the corpus files here (default: a temporary folder)")
@@ -860,6 +888,10 @@ def main(argv=None):
         return
     started = time.perf_counter()
     plan = QUICK if args.quick else FULL
+    if args.small:
+        print_start(plan, run_start(plan))
+        print(f"\nwhole run: {time.perf_counter() - started:.0f} s")
+        return
     if args.startup:
         run_startup(plan)
         print(f"\nwhole run: {time.perf_counter() - started:.0f} s")
