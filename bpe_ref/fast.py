@@ -28,7 +28,7 @@ A new chunk costs the most, so three shortcuts come first (ChunkEncoder):
 """
 
 import heapq
-from itertools import chain, compress, product, repeat
+from itertools import chain, compress, pairwise, product, repeat
 
 NO_RANK = float("inf")  # the rank of a pair no merge knows
 LONG_CHUNK = 64  # ids; above this, encode with a heap instead of rescanning the ranks
@@ -62,7 +62,7 @@ class ChunkEncoder:
         whole = self.whole_tokens.get(chunk_bytes)
         if whole is not None:
             return [whole]
-        is_seam = map(self.seams.__contains__, zip(chunk_bytes, chunk_bytes[1:]))
+        is_seam = map(self.seams.__contains__, pairwise(chunk_bytes))
         cuts = list(compress(range(1, len(chunk_bytes)), is_seam))
         if not cuts:
             return self.encode_piece(chunk_bytes)
