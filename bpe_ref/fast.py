@@ -32,6 +32,7 @@ from itertools import chain, compress, pairwise, product, repeat
 
 NO_RANK = float("inf")  # the rank of a pair no merge knows
 LONG_CHUNK = 64  # ids; above this, encode with a heap instead of rescanning the ranks
+SHORT_CHUNK = 4  # bytes; a chunk this short goes straight to BPE: looking for seams costs more
 CHUNK_CACHE_SIZE = 500_000  # chunks a tokenizer remembers the ids of before it starts afresh
 
 
@@ -62,6 +63,8 @@ class ChunkEncoder:
         whole = self.whole_tokens.get(chunk_bytes)
         if whole is not None:
             return [whole]
+        if len(chunk_bytes) <= SHORT_CHUNK:
+            return self.encode_piece(chunk_bytes)
         is_seam = map(self.seams.__contains__, pairwise(chunk_bytes))
         cuts = list(compress(range(1, len(chunk_bytes)), is_seam))
         if not cuts:
@@ -97,7 +100,10 @@ def seams(merges, vocab):
     seams({(104, 105): 256}, vocab) holds (105, 104) but not (104, 105) ('hi' is a token).
     """
     joined = {(vocab[left][-1], vocab[right][0]) for left, right in merges}
-    return frozenset(product(range(256), repeat=2)).difference(joined)
+    return BYTE_PAIRS.difference(joined)
+
+
+BYTE_PAIRS = frozenset(product(range(256), repeat=2))  # all 65,536 (byte, byte) pairs
 
 
 

@@ -27,6 +27,7 @@ import regex
 UNICODE_VERSION = "16.0.0"  # the Unicode of the regex crate inside tiktoken
 TABLE = Path(__file__).parent / "data" / "unicode16_categories.txt"
 GROUPS = {"L": ("Lu", "Ll", "Lt", "Lm", "Lo"), "M": ("Mn", "Mc", "Me"), "N": ("Nd", "Nl", "No")}
+SHORT_TEXT = 64  # characters: below this a set lookup per character beats starting a regex
 PROPERTY = regex.compile(r"\\([pP])(?:\{(\^?)([A-Za-z_]+)\}|([A-Z]))")
 
 
@@ -84,6 +85,8 @@ class TiktokenSplit:
     def holds_disagreeing(self, text):
         """True if `text` holds a character the two tables class differently. Below U+10000 a
         `re` class decides; the few characters above it (emoji, ...) are looked up in a set."""
+        if len(text) < SHORT_TEXT:
+            return not self.disagree.isdisjoint(text)
         if self._bmp_finder is not None and self._bmp_finder.search(text):
             return True
         return not self.disagree.isdisjoint("".join(self._candidates.findall(text)))
