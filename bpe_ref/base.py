@@ -5,7 +5,7 @@ BasicTokenizer keeps the text whole, RegexTokenizer cuts it with a pattern.
 Special tokens follow tiktoken: text that spells a special token raises by default.
 """
 
-from .fast import CHUNK_CACHE_SIZE, byte_table, encode_chunk_fast, merge_ranks
+from .fast import CHUNK_CACHE_SIZE, ChunkEncoder
 from .model_file import IDENTITY_BYTES, read_model, write_model
 from .naive import best_pair, check_tie_break, check_vocab_size, get_stats, merge
 from .parallel import encode_ordinary_parts
@@ -26,11 +26,10 @@ class Tokenizer:
         self.special_tokens = {}  # str -> id, e.g. {'<|endoftext|>': 100257}
         self.byte_shuffle = list(IDENTITY_BYTES)  # byte value -> id of its one-byte token
         self.extra_tokens = {}  # id -> bytes: tokens a loaded vocab has beyond bytes, merges, specials
-        self._ranks, self._rank_ids = self.merges, None  # what BPE ranks pairs by (fast.merge_ranks)
-        self._byte_table = byte_table(self.byte_shuffle)  # byte -> id, as encode_chunk_fast wants it
         self.vocab = self._build_vocab()  # id -> bytes
-        self._cache = {}
-        self.whole_tokens = None  # bytes -> id: tiktoken's shortcut, set only by from_tiktoken
+        self._cache = {}  # chunk (str) -> ids
+        self._encoder = None  # the ChunkEncoder for new chunks, made on first use
+        self.whole_tokens = None  # bytes -> id where a whole token encodes as itself (bpe_ref.fast)
 
     # ------------------------------------------------------------------ training
 
@@ -88,6 +87,7 @@ class Tokenizer:
             with reporter:
                 merges = self._train_naive(read_text(text), last_id, specials, tie_break, reporter)
         self._set_merges(merges, IDENTITY_BYTES)
+        self.whole_tokens = self._trained_tokens()
         if special_tokens is not None:
             self.special_tokens = {token: 256 + len(merges) + i for i, token in enumerate(specials)}
             self.vocab = self._build_vocab()
@@ -116,19 +116,25 @@ class Tokenizer:
     def encode_ordinary(self, text):
         """Encode text, treating any special-token text as ordinary text.
 
-        Chunks repeat a lot in real text ('the', ' of', '\n'), so each one is encoded once and
-        its ids are cached by the chunk's text.
+        Chunks repeat a lot in real text ('the', ' of', '\n'), so each distinct chunk is
+        encoded once (new chunks first, all at once) and its ids are cached by the chunk's text.
         >>> tok.encode_ordinary("hi<|endoftext|>") == tok.encode("hi<|endoftext|>", disallowed_special=())
         True
         """
         text = replace_surrogates(check_text(text))
-        ids = []
+        chunks = self.split(text)
         cache = self._cache
-        for chunk in self.split(text):
-            chunk_ids = cache.get(chunk)
-            if chunk_ids is None:
-                chunk_ids = self._encode_chunk(chunk)
-            ids.extend(chunk_ids)
+        new = set(chunks).difference(cache)
+        if new:
+            if len(cache) + len(new) > CHUNK_CACHE_SIZE:
+                self._clear_cache()
+                new = set(chunks)
+            encode = self._chunk_encoder().encode
+            for chunk in new:
+                cache[chunk] = encode(chunk.encode("utf-8"))
+        ids = []
+        for chunk in chunks:
+            ids.extend(cache[chunk])
         return ids
 
     def encode(self, text, allowed_special=frozenset(), *, disallowed_special="all"):
@@ -215,19 +221,31 @@ class Tokenizer:
                 batch[i] += next(encoded)
         return batch
 
-    def _encode_chunk(self, chunk):
-        """BPE inside one chunk (a str) not seen before: merge the lowest-ranked known pair until
-        none is left; the result goes into the chunk cache."""
-        chunk_bytes = chunk.encode("utf-8")
-        whole = self.whole_tokens.get(chunk_bytes) if self.whole_tokens else None
-        if whole is not None:
-            ids = [whole]  # tiktoken's own first step: a chunk that is a token is that token
-        else:
-            ids = encode_chunk_fast(chunk_bytes, self._ranks, self._byte_table, self._rank_ids)
-        if len(self._cache) >= CHUNK_CACHE_SIZE:
-            self._cache.clear()
-        self._cache[chunk] = ids
-        return ids
+    def _chunk_encoder(self):
+        """The ChunkEncoder for chunks not in the cache (bpe_ref.fast), made once per set of merges."""
+        if self._encoder is None:
+            self._encoder = ChunkEncoder(self.merges, self.byte_shuffle, self.vocab, self.whole_tokens)
+        return self._encoder
+
+    def _clear_cache(self):
+        """Forget every chunk and piece encoded so far: the next encode starts cold."""
+        self._cache.clear()
+        if self._encoder is not None:
+            self._encoder.clear()
+
+    @property
+    def whole_tokens(self):
+        """bytes -> id of the tokens that BPE on their own bytes gives back, or None.
+
+        Set by training and by from_tiktoken, where every token is such a token; the encoder
+        then takes a chunk that is a whole token as that token, as tiktoken does.
+        """
+        return self._whole_tokens
+
+    @whole_tokens.setter
+    def whole_tokens(self, tokens):
+        self._whole_tokens = tokens
+        self._encoder = None
 
     # ------------------------------------------------------------------ decoding
 
@@ -280,10 +298,14 @@ class Tokenizer:
         self.extra_tokens = dict(extra_tokens or {})
         self.merges = dict(merges)
         self.byte_shuffle = list(byte_shuffle)
-        self._ranks, self._rank_ids = merge_ranks(self.merges)
-        self._byte_table = byte_table(self.byte_shuffle)
         self.vocab = self._build_vocab()
         self._cache = {}
+
+    def _trained_tokens(self):
+        """bytes -> id of the byte tokens and the merges' tokens. After training, and in
+        tiktoken's encodings, each one is what BPE makes of its own bytes (bpe_ref.fast)."""
+        ids = [*self.byte_shuffle, *self.merges.values()]
+        return {self.vocab[idx]: idx for idx in ids}
 
     def _build_vocab(self, merges=None, with_specials=True):
         """id -> bytes, always rebuilt from the byte tokens, the merges, extras and the specials."""

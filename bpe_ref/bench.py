@@ -1,6 +1,9 @@
 """Benchmark bpe_ref's trainer and encoder against the naive loop, Hugging Face tokenizers and tiktoken.
 
-    python -m bpe_ref.bench                   # the full run: 1 MB, then 10, 40 and 160 MB (~5 minutes)
+    python -m bpe_ref.bench                   # the full run: 1 MB, then 10, 40, 160 and 1000 MB (~20 minutes)
+    python -m bpe_ref.bench --scale           # only training at scale (10 MB to 1 GB) and its chart
+    python -m bpe_ref.bench --small           # only a small training (2 MB, vocab 2048) against HF
+    python -m bpe_ref.bench --startup         # only start-up costs: import, Unicode 16, from_tiktoken
     python -m bpe_ref.bench --quick           # a smoke run on small slices
     python -m bpe_ref.bench --out bench.json  # where the figures go as JSON (the default)
     python -m bpe_ref.bench --stream          # peak memory of encode_iterable over a 100 MB file
@@ -42,13 +45,16 @@ from .corpus import MB, MULTILINGUAL, STDLIB, corpus, corpus_files, describe_cor
 DOCS_IMG = Path(__file__).resolve().parent.parent / "docs" / "img"
 FULL = {"naive_mb": 1.0, "small_mb": 1.0, "large_mb": 10.0, "naive_vocab": 512,
         "vocabs": [1024, 4096], "repeats": 3, "encode_mb": {"benchmark": 10.0, "multilingual": 4.0},
-        "stream_mb": 100, "scale_mb": [10, 40, 160], "scale_vocab": 4096, "scale_repeats": 2, "workers": 2}
+        "stream_mb": 100, "scale_mb": [10, 40, 160, 1000], "scale_vocab": 4096, "scale_repeats": 2, "workers": 2,
+        "one_process_max_mb": 160, "start_mb": 2.0, "start_vocab": 2048}
 QUICK = {"naive_mb": 0.02, "small_mb": 0.1, "large_mb": 0.3, "naive_vocab": 300,
          "vocabs": [384, 512], "repeats": 1, "encode_mb": {"benchmark": 0.3, "multilingual": 0.3},
-         "stream_mb": 5, "scale_mb": [0.2, 0.8], "scale_vocab": 512, "scale_repeats": 1, "workers": 2}
+         "stream_mb": 5, "scale_mb": [0.2, 0.8], "scale_vocab": 512, "scale_repeats": 1, "workers": 2,
+         "one_process_max_mb": 0.8, "start_mb": 0.2, "start_vocab": 512}
 TARGETS = {"fast_vs_naive_speedup": 100, "fast_over_hf_time": 3, "encode_vs_tiktoken": 0.5,
            "encode_batch_vs_tiktoken": 1.0, "scale_time_vs_hf": 1.0, "scale_memory_vs_hf": 1.5,
-           "scale_target_mb": 40}
+           "scale_target_mb": 40, "gb_time_vs_hf": 0.7, "gb_peak_mb": 300, "start_time_vs_hf": 0.7}
+LARGE_REPEATS_MB = 500  # from this size on, each training runs once (a run takes minutes)
 
 
 # ------------------------------------------------------------------ measuring (in the child)
@@ -128,11 +134,21 @@ def _children_peak_mb():
 def job_train(spec):
     """Our trainer ('fast' or 'naive'), GPT-4 split, on the first spec['mb'] MB held as one str,
     or on the corpus file spec['path'], counting in spec['workers'] processes."""
+    import bpe_ref.base
     from bpe_ref import RegexTokenizer
 
     source = Path(spec["path"]) if "path" in spec else "".join(corpus(spec["mb"]))
     workers = spec.get("workers")
     tok = RegexTokenizer()
+    distinct = {}
+    count_chunks = bpe_ref.base.count_chunks
+
+    def counting(*args, **kwargs):  # note how many distinct chunks the corpus has
+        counts = count_chunks(*args, **kwargs)
+        distinct["chunks"] = len(counts)
+        return counts
+
+    bpe_ref.base.count_chunks = counting
 
     def train():
         tok.train(source, spec["vocab"], algorithm=spec["algorithm"], workers=workers)
@@ -141,6 +157,7 @@ def job_train(spec):
     merges = list(tok.merges.items())
     result["merges_sha256"] = hashlib.sha256(repr(merges).encode("utf-8")).hexdigest()
     result["tokens"] = sorted(tok.vocab[idx].hex() for idx in tok.merges.values())
+    result["distinct_chunks"] = distinct.get("chunks")
     return result
 
 
@@ -159,7 +176,7 @@ def job_hf_train(spec):
 
 
 ENCODING_CORPORA = ("benchmark", "multilingual")
-ENCODERS = ("tiktoken", "fast", "hf", "tiktoken_batch", "fast_batch")
+ENCODERS = ("tiktoken", "fast", "fast_warm", "hf", "tiktoken_batch", "fast_batch", "fast_batch_warm")
 SCRIPTS = {  # letters to make words from, per script: (first, last) code point ranges
     "latin": [(0x61, 0x7A), (0xE0, 0xFF)], "cyrillic": [(0x430, 0x44F)], "greek": [(0x3B1, 0x3C9)],
     "arabic": [(0x627, 0x64A)], "hebrew": [(0x5D0, 0x5EA)], "devanagari": [(0x915, 0x939), (0x93E, 0x94C)],
@@ -210,20 +227,24 @@ def encoding_corpus(spec):
 
 def job_encode(spec):
     """Encode the documents with cl100k_base: tiktoken, ours or HF, one document at a time on
-    one thread, or the whole list at once with the batch APIs on every core."""
+    one thread, or the whole list at once with the batch APIs on every core. Ours runs cold
+    (empty chunk and piece caches before each run; the split pattern compiled, whose cost is
+    measured apart) or warm (the caches kept from the run before)."""
     import bpe_ref
 
     docs = encoding_corpus(spec)
     enc = bpe_ref.get_encoding("cl100k_base")
     encoder = spec["encoder"]
     tok = bpe_ref.from_tiktoken("cl100k_base") if encoder.startswith("fast") else None
+    setup = {}
     if encoder == "tiktoken":
         encode_all = lambda: [enc.encode_ordinary(doc) for doc in docs]  # noqa: E731
     elif encoder == "tiktoken_batch":
         encode_all = lambda: enc.encode_ordinary_batch(docs)  # noqa: E731
-    elif encoder == "fast":
+    elif encoder in ("fast", "fast_warm"):
+        setup = encoder_setup_seconds(tok)
         encode_all = lambda: [tok.encode_ordinary(doc) for doc in docs]  # noqa: E731
-    elif encoder == "fast_batch":
+    elif encoder in ("fast_batch", "fast_batch_warm"):
         encode_all = lambda: tok.encode_ordinary_batch(docs)  # noqa: E731
     else:
         hf = hf_cl100k()
@@ -232,18 +253,41 @@ def job_encode(spec):
             encode_all = lambda: [hf.encode(doc, add_special_tokens=False).ids for doc in docs]  # noqa: E731
 
     def run():
-        if tok is not None:
-            tok._cache.clear()  # every run starts with an empty chunk cache
+        if tok is not None and not encoder.endswith("_warm"):
+            tok._clear_cache()  # every run starts with empty chunk and piece caches
         return encode_all()
 
     run()  # warm up: imports, thread and process pools, tiktoken's own caches
+    if encoder == "fast_batch_warm":
+        [tok.encode_ordinary(doc) for doc in docs]  # the workers inherit these caches (fork)
     result, ids = measure(run, spec["repeats"])
     expected = [enc.encode_ordinary(doc) for doc in docs]
+    result.update(setup)
     result["documents"] = len(docs)
     result["megabytes"] = sum(len(doc.encode("utf-8")) for doc in docs) / MB
     result["mismatched_documents"] = sum(got != want for got, want in zip(ids, expected))
     result["token_count"] = sum(map(len, expected))
+    result["chunks"], result["distinct_chunks"] = _chunk_counts(tok or bpe_ref.from_tiktoken("cl100k_base"), docs)
     return result
+
+
+def encoder_setup_seconds(tok):
+    """What a cold run does not include: compiling the split pattern (and reading Unicode
+    16.0.0's tables, on the first text that is not ASCII), and making the chunk encoder."""
+    from bpe_ref.unicode_classes import TiktokenSplit
+
+    start = time.perf_counter()
+    TiktokenSplit(tok.pattern).findall("café 한국어")
+    compiled = time.perf_counter()
+    tok._encoder = None
+    tok._chunk_encoder()
+    return {"compile_seconds": compiled - start, "encoder_setup_seconds": time.perf_counter() - compiled}
+
+
+def _chunk_counts(tok, docs):
+    """How many chunks the documents split into, and how many distinct ones."""
+    chunks = [chunk for doc in docs for chunk in tok.split(doc)]
+    return len(chunks), len(set(chunks))
 
 
 def job_stream(spec):
@@ -278,7 +322,87 @@ def write_lines_file(path, megabytes):
     return size
 
 
-JOBS = {"train": job_train, "hf_train": job_hf_train, "encode": job_encode, "stream": job_stream}
+def job_startup(spec):
+    """One start-up cost, measured in this fresh process: 'unicode16'
+    (the first GPT-4 split of a multilingual text holding code points on which the `regex`
+    module and Unicode 16.0.0 disagree, and, for comparison, the plain `regex` split of it) or
+    'from_tiktoken' (from_tiktoken("cl100k_base"), with the user's cache folder as it is)."""
+    what = spec["what"]
+    if what == "unicode16":
+        import regex
+
+        from bpe_ref.patterns import GPT4_SPLIT_PATTERN
+        from bpe_ref.unicode_classes import split_regex
+
+        text = unicode16_text(spec["mb"])
+        plain, plain_chunks = measure(lambda: regex.compile(GPT4_SPLIT_PATTERN).findall(text), 1)
+        ours, chunks = measure(lambda: split_regex(GPT4_SPLIT_PATTERN).findall(text), 1)
+        return {"seconds": ours["seconds"], "peak_mb": ours["peak_mb"], "plain_seconds": plain["seconds"],
+                "plain_peak_mb": plain["peak_mb"], "chunks": len(chunks), "chunks_differ": chunks != plain_chunks}
+    import bpe_ref
+
+    start = time.perf_counter()
+    bpe_ref.from_tiktoken("cl100k_base")
+    return {"seconds": time.perf_counter() - start}
+
+
+def unicode16_text(megabytes):
+    """The multilingual corpus with, after every 1000th character, a code point that is a letter
+    to the `regex` module but not yet to Unicode 16.0.0 (U+0558, U+323B0, ...) and then "'s"."""
+    new_letters = ["\u0558", "\u088f", "\U000323B0", "\U0003FC3B"]
+    text = "".join(multilingual_corpus(megabytes))
+    pieces = [text[i:i + 1000] + new_letters[(i // 1000) % 4] + "'s" for i in range(0, len(text), 1000)]
+    return "".join(pieces)
+
+
+def run_startup(plan):
+    """--startup: each start-up cost, best of three fresh processes."""
+    def best(spec, env=None):
+        runs = [run_job(spec, env) for _ in range(3)]
+        good = [r for r in runs if "error" not in r]
+        return min(good, key=lambda r: r["seconds"]) if good else runs[0]
+
+    rows = {"import": {"seconds": min(import_seconds() for _ in range(3))},
+            "unicode16": best({"job": "startup", "what": "unicode16", "mb": plan["encode_mb"]["multilingual"] / 4})}
+    with tempfile.TemporaryDirectory() as xdg:
+        env = {**os.environ, "XDG_CACHE_HOME": xdg}
+        firsts = []
+        for _ in range(3):
+            shutil.rmtree(Path(xdg) / "bpe-course", ignore_errors=True)
+            firsts.append(run_job({"job": "startup", "what": "from_tiktoken"}, env))
+        rows["from_tiktoken_first"] = min(firsts, key=lambda r: r.get("seconds", float("inf")))
+        rows["from_tiktoken_again"] = best({"job": "startup", "what": "from_tiktoken"}, env)
+    print_startup(rows)
+    return rows
+
+
+def import_seconds():
+    """How long `import bpe_ref` takes in a fresh Python (bpe_ref.bench itself imports it)."""
+    code = "import time; start = time.perf_counter(); import bpe_ref; print(time.perf_counter() - start)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return float(done.stdout)
+
+
+def print_startup(rows):
+    print("\nSTART-UP (each best of three fresh processes)")
+    if any("error" in row for row in rows.values()):
+        print("error: " + next(row["error"] for row in rows.values() if "error" in row))
+        return
+    u16 = rows["unicode16"]
+    print(f"import bpe_ref: {rows['import']['seconds'] * 1000:.0f} ms")
+    print(f"first GPT-4 split of {u16.get('mb', 0):g} MB of multilingual text that needs Unicode 16: "
+          f"{u16['seconds'] * 1000:.0f} ms, peak +{u16['peak_mb']:.1f} MB; the plain `regex` split of it: "
+          f"{u16['plain_seconds'] * 1000:.0f} ms, +{u16['plain_peak_mb']:.1f} MB; so the Unicode 16 variant costs "
+          f"{(u16['seconds'] - u16['plain_seconds']) * 1000:.0f} ms, "
+          f"+{u16['peak_mb'] - u16['plain_peak_mb']:.1f} MB (chunks differ from the plain split: "
+          f"{'yes' if u16['chunks_differ'] else 'NO'})")
+    first, again = rows["from_tiktoken_first"]["seconds"], rows["from_tiktoken_again"]["seconds"]
+    print(f"from_tiktoken('cl100k_base'): first process {first:.2f} s (empty merges cache), a new process after it "
+          f"{again:.2f} s: {again / first:.2f}x (target <= 0.1x)")
+
+
+JOBS = {"train": job_train, "hf_train": job_hf_train, "encode": job_encode, "stream": job_stream,
+        "startup": job_startup}
 
 
 # ------------------------------------------------------------------ Hugging Face set-up
@@ -356,12 +480,12 @@ def hf_cl100k():
 # ------------------------------------------------------------------ running (in the parent)
 
 
-def run_job(spec):
-    """Run one job in a fresh Python process; its figures, or {'error': ...}."""
+def run_job(spec, env=None):
+    """Run one job in a fresh Python process (with environment `env`); its figures, or {'error': ...}."""
     shown = " ".join(f"{k}={v}" for k, v in spec.items() if k != "repeats")
     print("  running", shown, file=sys.stderr, flush=True)
     command = [sys.executable, "-m", "bpe_ref.bench", "--job", json.dumps(spec)]
-    done = subprocess.run(command, capture_output=True, text=True, encoding="utf-8", check=False)
+    done = subprocess.run(command, capture_output=True, text=True, encoding="utf-8", check=False, env=env)
     if done.returncode != 0:
         return {**spec, "error": done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "failed"}
     return {**spec, **json.loads(done.stdout.strip().splitlines()[-1])}
@@ -381,9 +505,33 @@ def run_all(plan, files):
         rows[("fast", mb, vocab)] = run_job(
             {"job": "train", "algorithm": "fast", "mb": mb, "vocab": vocab, "repeats": reps})
         rows[("hf", mb, vocab)] = run_job({"job": "hf_train", "mb": mb, "vocab": vocab, "repeats": reps})
+    rows.update(run_start(plan))
     rows.update(run_scale(plan, files))
     rows.update(run_encoding(plan))
     return rows
+
+
+def run_start(plan):
+    """A small training, where fixed costs (compiling the split, starting workers) weigh most:
+    ours and HF on plan['start_mb'] MB to plan['start_vocab'] tokens."""
+    spec = {"mb": plan["start_mb"], "vocab": plan["start_vocab"], "repeats": plan["repeats"]}
+    return {("start", "fast"): run_job({"job": "train", "algorithm": "fast", **spec}),
+            ("start", "hf"): run_job({"job": "hf_train", **spec})}
+
+
+def print_start(plan, rows):
+    """The small-training rows and their ratio."""
+    widths = [40, 6, 5, 7, 7, 7, 60]
+    ours, hf = rows[("start", "fast")], rows[("start", "hf")]
+    ratio = _ratios(ours, hf)
+    note = ""
+    if ratio:
+        met = "met" if ratio["wall"] <= TARGETS["start_time_vs_hf"] else "MISSED"
+        note = f"fast takes {_pair(ratio, '.2f')} HF's time (target <= {TARGETS['start_time_vs_hf']}x: {met})"
+    print(f"\nA SMALL TRAINING ({plan['start_mb']:g} MB, vocab {plan['start_vocab']}: fixed costs weigh most)")
+    print(fmt_row(["what", "MB", "vocab", "wall s", "cpu s", "peak MB", "note"], widths))
+    print(fmt_row(_train_line("fast   Tokenizer.train", ours), widths))
+    print(fmt_row(_train_line("HF     tokenizers BpeTrainer", hf, note), widths))
 
 
 def run_encoding(plan):
@@ -415,14 +563,13 @@ def summarise(plan, rows):
 
 
 def encoding_ratios(rows):
-    """Our throughput over tiktoken's: one thread against encode_ordinary, every core against
-    encode_ordinary_batch, per corpus."""
-    ratios = {"encode_vs_tiktoken": {}, "encode_batch_vs_tiktoken": {}}
+    """Our throughput over tiktoken's, cold and warm: one thread against encode_ordinary,
+    every core against encode_ordinary_batch, per corpus."""
+    ratios = {key: {} for key in RATIO_KEYS.values()}
     for name in ENCODING_CORPORA:
-        ratios["encode_vs_tiktoken"][name] = _ratios(rows[("encode", name, "tiktoken")],
-                                                     rows[("encode", name, "fast")])
-        ratios["encode_batch_vs_tiktoken"][name] = _ratios(rows[("encode", name, "tiktoken_batch")],
-                                                           rows[("encode", name, "fast_batch")])
+        for encoder, key in RATIO_KEYS.items():
+            theirs = "tiktoken_batch" if "batch" in encoder else "tiktoken"
+            ratios[key][name] = _ratios(rows[("encode", name, theirs)], rows[("encode", name, encoder)])
     return ratios
 
 
@@ -458,6 +605,7 @@ def print_table(plan, rows, ratios, info):
           "peak MB: rise of the peak RSS during one run, own process per row.")
     print("Our code runs on one thread unless said; HF may use every core. Ratios: wall clock, CPU in brackets.\n")
     _print_training(plan, rows, ratios)
+    print_start(plan, rows)
     print_scale(plan, rows, ratios["scale"], info["scale_corpus"])
     _print_encoding(plan, rows, ratios, c["megabytes"])
 
@@ -508,11 +656,17 @@ def write_scale_corpus(plan, folder):
 
 
 def run_scale(plan, files):
-    """Train from each corpus file: ours on `workers` processes and on one, then HF."""
-    rows, vocab, reps = {}, plan["scale_vocab"], plan["scale_repeats"]
+    """Train from each corpus file: ours on `workers` processes and on one, then HF. Above
+    plan['one_process_max_mb'] ours runs with workers only, and each run happens once from
+    LARGE_REPEATS_MB on."""
+    rows, vocab = {}, plan["scale_vocab"]
     for mb, described in files.items():
         path = described["path"]
+        reps = 1 if mb >= LARGE_REPEATS_MB else plan["scale_repeats"]
         for who, workers in (("fast2", plan["workers"]), ("fast1", 1)):
+            if who == "fast1" and mb > plan["one_process_max_mb"]:
+                rows[("scale", who, mb)] = {"mb": mb, "error": "not run at this size (workers only)"}
+                continue
             rows[("scale", who, mb)] = run_job({"job": "train", "algorithm": "fast", "mb": mb, "path": path,
                                                 "vocab": vocab, "workers": workers, "repeats": reps})
         rows[("scale", "hf", mb)] = run_job({"job": "hf_train", "mb": mb, "path": path, "vocab": vocab,
@@ -525,11 +679,13 @@ def summarise_scale(plan, rows):
     summary, sizes = {}, plan["scale_mb"]
     for mb in sizes:
         ours, one, hf = (rows[("scale", who, mb)] for who in ("fast2", "fast1", "hf"))
-        failed = any("error" in row for row in (ours, one, hf))
+        failed = any("error" in row for row in (ours, hf))
+        one_ran = "error" not in one
         summary[f"{mb:g}MB"] = None if failed else {
-            "time_vs_hf": _ratios(ours, hf), "one_process_time_vs_hf": _ratios(one, hf),
+            "time_vs_hf": _ratios(ours, hf), "one_process_time_vs_hf": _ratios(one, hf) if one_ran else None,
             "memory_vs_hf": ours["peak_mb"] / hf["peak_mb"], "shared_tokens": _shared_tokens(ours, hf),
-            "same_merges_one_or_more_processes": ours["merges_sha256"] == one["merges_sha256"]}
+            "same_merges_one_or_more_processes": ours["merges_sha256"] == one["merges_sha256"] if one_ran else None,
+            "distinct_chunks": ours.get("distinct_chunks")}
     for who in ("fast2", "hf"):
         summary[f"memory_growth_{who}"] = [
             {"from_mb": a, "to_mb": b, "exponent": growth(rows[("scale", who, a)], rows[("scale", who, b)], a, b)}
@@ -549,7 +705,9 @@ def print_scale(plan, rows, summary, corpora):
     print(f"\nTRAINING AT SCALE (RegexTokenizer, GPT-4 split, vocab {plan['scale_vocab']}, read from a file; "
           f"best of {plan['scale_repeats']})")
     for mb, described in corpora.items():
-        print(f"  {mb:g} MB corpus: {described['documents']} documents, sha256 {described['sha256'][:16]}")
+        distinct = rows[("scale", "fast2", mb)].get("distinct_chunks")
+        print(f"  {mb:g} MB corpus: {described['documents']} documents, {distinct or '?'} distinct chunks "
+              f"(GPT-4 split), sha256 {described['sha256'][:16]}")
     print(fmt_row(["what", "MB", "wall s", "cpu s", "peak MB", "note"], widths))
     for mb in plan["scale_mb"]:
         figures = summary[f"{mb:g}MB"]
@@ -559,7 +717,7 @@ def print_scale(plan, rows, summary, corpora):
             if "error" in row:
                 print(fmt_row([label, f"{mb:g}", "-", "-", "-", "error: " + row["error"]], widths))
                 continue
-            note = _scale_note(who, mb, figures)
+            note = _scale_note(who, mb, figures, row)
             print(fmt_row([label, f"{mb:g}", f"{row['seconds']:.2f}", f"{row['cpu_seconds']:.2f}",
                            f"{row['peak_mb']:.1f}", note], widths))
     for who, name in (("fast2", "ours"), ("hf", "HF")):
@@ -568,7 +726,7 @@ def print_scale(plan, rows, summary, corpora):
         print(f"  peak memory growth, {name}: " + ("; ".join(steps) or "-") + " (1.00 is linear)")
 
 
-def _scale_note(who, mb, figures):
+def _scale_note(who, mb, figures, row):
     if figures is None:
         return ""
     at_target = mb == TARGETS["scale_target_mb"]
@@ -580,6 +738,11 @@ def _scale_note(who, mb, figures):
             met_memory = memory <= TARGETS["scale_memory_vs_hf"]
             note += (f" (targets <= {TARGETS['scale_time_vs_hf']}x: {'met' if met_time else 'MISSED'}, "
                      f"<= {TARGETS['scale_memory_vs_hf']}x: {'met' if met_memory else 'MISSED'})")
+        if mb >= 1000:
+            met_time = time_ratio["wall"] <= TARGETS["gb_time_vs_hf"]
+            met_memory = row["peak_mb"] <= TARGETS["gb_peak_mb"]
+            note += (f" (targets <= {TARGETS['gb_time_vs_hf']}x: {'met' if met_time else 'MISSED'}, "
+                     f"< {TARGETS['gb_peak_mb']} MB: {'met' if met_memory else 'MISSED'})")
         return note
     if who == "fast1":
         same = "yes" if figures["same_merges_one_or_more_processes"] else "NO"
@@ -634,11 +797,15 @@ def draw_chart(plan, rows, path):
 
 ENCODER_LABELS = {
     "tiktoken": "tiktoken encode_ordinary, one thread",
-    "fast": "fast   encode_ordinary, one thread, cold cache",
+    "fast": "fast   encode_ordinary, one thread, cold",
+    "fast_warm": "fast   encode_ordinary, one thread, warm",
     "hf": "HF     cl100k as an HF BPE, one thread",
     "tiktoken_batch": "tiktoken encode_ordinary_batch, every core",
     "fast_batch": "fast   encode_ordinary_batch, every core, cold",
+    "fast_batch_warm": "fast   encode_ordinary_batch, every core, warm",
 }
+RATIO_KEYS = {"fast": "encode_vs_tiktoken", "fast_warm": "encode_warm_vs_tiktoken",
+              "fast_batch": "encode_batch_vs_tiktoken", "fast_batch_warm": "encode_batch_warm_vs_tiktoken"}
 
 
 def _print_encoding(plan, rows, ratios, megabytes):
@@ -647,10 +814,19 @@ def _print_encoding(plan, rows, ratios, megabytes):
         first = next(iter(rows[("encode", name, e)] for e in ENCODERS if "error" not in rows[("encode", name, e)]),
                      {})
         print(f"\nENCODING cl100k_base, {name} corpus ({first.get('megabytes', 0):.1f} MB in "
-              f"{first.get('documents', '?')} documents; from_tiktoken(...) against tiktoken and HF)")
+              f"{first.get('documents', '?')} documents, {first.get('chunks', '?')} chunks of which "
+              f"{first.get('distinct_chunks', '?')} distinct; from_tiktoken(...) against tiktoken and HF)")
         print(fmt_row(["what", "MB", "MB/s", "wall s", "cpu s", "peak MB", "note"], widths))
         for encoder in ENCODERS:
             print(fmt_row(_encode_line(name, encoder, rows[("encode", name, encoder)], ratios), widths))
+        cold = rows[("encode", name, "fast")]
+        if "compile_seconds" in cold:
+            print(f"  not in the cold rows: compiling the split pattern {cold['compile_seconds'] * 1000:.0f} ms, "
+                  f"making the chunk encoder {cold['encoder_setup_seconds'] * 1000:.0f} ms (once per tokenizer)")
+    summary = ", ".join(f"{name} {_pair(ratios['encode_vs_tiktoken'][name], '.2f')}"
+                        for name in ENCODING_CORPORA if ratios["encode_vs_tiktoken"][name])
+    print(f"\ncold encode_ordinary, one thread, vs tiktoken's throughput (target >= "
+          f"{TARGETS['encode_vs_tiktoken']}x): {summary}")
 
 
 def _encode_line(name, encoder, row, ratios):
@@ -658,11 +834,11 @@ def _encode_line(name, encoder, row, ratios):
     if "error" in row:
         return [label, "-", "-", "-", "-", "-", "error: " + row["error"]]
     note = f"mismatches vs tiktoken: {row['mismatched_documents']} of {row['documents']} documents"
-    key = {"fast": "encode_vs_tiktoken", "fast_batch": "encode_batch_vs_tiktoken"}.get(encoder)
+    key = RATIO_KEYS.get(encoder)
     if key and ratios[key][name]:
-        against = "encode_ordinary_batch" if encoder == "fast_batch" else "encode_ordinary"
-        note = (f"{_pair(ratios[key][name], '.2f')} tiktoken {against}'s throughput "
-                f"(target >= {TARGETS[key]}x); " + note)
+        against = "encode_ordinary_batch" if "batch" in encoder else "encode_ordinary"
+        target = f" (target >= {TARGETS[key]}x)" if key in TARGETS else ""
+        note = f"{_pair(ratios[key][name], '.2f')} tiktoken {against}'s throughput{target}; " + note
     return [label, f"{row['megabytes']:.1f}", f"{row['megabytes'] / row['seconds']:.2f}", f"{row['seconds']:.2f}",
             f"{row['cpu_seconds']:.2f}", f"{row['peak_mb']:.1f}", note]
 
@@ -698,6 +874,9 @@ def main(argv=None):
     parser.add_argument("--out", default="bench.json", help="where to write the figures as JSON")
     parser.add_argument("--encoding", action="store_true", help="only the encoding rows")
     parser.add_argument("--stream", action="store_true", help="only encode_iterable's memory over a file of lines")
+    parser.add_argument("--scale", action="store_true", help="only training at scale (and its chart)")
+    parser.add_argument("--startup", action="store_true", help="only the start-up costs")
+    parser.add_argument("--small", action="store_true", help="only the small training against HF")
     parser.add_argument("--chart", help="where to draw the training-at-scale chart (PNG; default: "
                         "docs/img/training_scale.png in a full run, none in a quick one)")
     parser.add_argument("--corpus-dir", help="keep the corpus files here (default: a temporary folder)")
@@ -709,9 +888,21 @@ def main(argv=None):
         return
     started = time.perf_counter()
     plan = QUICK if args.quick else FULL
+    if args.small:
+        print_start(plan, run_start(plan))
+        print(f"\nwhole run: {time.perf_counter() - started:.0f} s")
+        return
+    if args.startup:
+        run_startup(plan)
+        print(f"\nwhole run: {time.perf_counter() - started:.0f} s")
+        return
     if args.stream or args.encoding:
         run_part(plan, args)
         print(f"\nwhole run: {time.perf_counter() - started:.0f} s")
+        return
+    if args.scale:
+        run_scale_only(plan, args)
+        print(f"\nwhole run: {time.perf_counter() - started:.0f} s; figures written to {args.out}")
         return
     folder = args.corpus_dir or tempfile.mkdtemp(prefix="bpe-bench-")
     Path(folder).mkdir(parents=True, exist_ok=True)
@@ -745,6 +936,26 @@ def run_part(plan, args):
         return
     rows = run_encoding(plan)
     _print_encoding(plan, rows, encoding_ratios(rows), None)
+
+
+def run_scale_only(plan, args):
+    """--scale: the corpus files, the training-at-scale rows and the chart; figures to --out."""
+    folder = args.corpus_dir or tempfile.mkdtemp(prefix="bpe-bench-")
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    try:
+        files = write_scale_corpus(plan, folder)
+        rows = run_scale(plan, files)
+    finally:
+        if not args.corpus_dir:
+            shutil.rmtree(folder, ignore_errors=True)
+    summary = summarise_scale(plan, rows)
+    print_scale(plan, rows, summary, files)
+    chart = args.chart or (None if args.quick else default_chart_path())
+    if chart:
+        print(f"\nchart: {draw_chart(plan, rows, chart)}")
+    with open(args.out, "w", encoding="utf-8") as f:
+        json.dump({"plan": plan, "targets": TARGETS, "scale": summary, "scale_corpus": files,
+                   "rows": [_without_tokens(row) for row in rows.values()]}, f, indent=2)
 
 
 def default_chart_path():

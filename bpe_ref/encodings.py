@@ -4,10 +4,14 @@
 tiktoken looks for `$TIKTOKEN_CACHE_DIR/<sha1 of the download URL>` before it downloads, and
 checks the file's SHA-256. bpe_ref/data/tiktoken_cache holds the three rank files under those
 names, so pointing TIKTOKEN_CACHE_DIR there (done on `import bpe_ref` when the variable is
-unset) makes `tiktoken.get_encoding` work with no network, on any machine. tiktoken's own
-"gpt2" reads GPT-2's encoder.json and vocab.bpe instead; no package ships them, but they are
-the r50k_base ranks in another dress, so they are written into the cache, byte for byte, the
-first time they are missing (`ensure_gpt2_files`).
+unset; nothing is written) makes `tiktoken.get_encoding` work with no network, on any machine.
+tiktoken's own "gpt2" reads GPT-2's encoder.json and vocab.bpe instead; no package ships them,
+but they are the r50k_base ranks in another dress, so the course's set-up writes them into the
+cache, byte for byte (`install_offline_cache`), and a line in the environment's site-packages
+points every Python process of the environment at that cache.
+
+`from_tiktoken` recovers the merges from the ranks once and keeps them in the user's cache
+folder (bpe_ref.merges_cache), so a new process loads them instead of recovering them again.
 """
 
 import functools
@@ -17,7 +21,9 @@ import os
 import uuid
 from pathlib import Path
 
-from .patterns import GPT2_SPECIAL_TOKENS, GPT2_SPLIT_PATTERN
+from .merges_cache import load_merges, save_merges
+from .patterns import (GPT2_SPECIAL_TOKENS, GPT2_SPLIT_PATTERN, GPT4_SPECIAL_TOKENS, O200K_SPECIAL_TOKENS,
+                       SPLIT_PATTERNS)
 from .regex_tokenizer import RegexTokenizer
 
 CACHE_DIR = Path(__file__).parent / "data" / "tiktoken_cache"
@@ -53,21 +59,35 @@ def verify_rank_file(name, path):
 
 
 def use_offline_cache():
-    """Make tiktoken find the shipped rank files and GPT-2's files instead of downloading them.
+    """Point tiktoken at the shipped rank files when no cache folder is chosen. Writes nothing.
 
-    With no cache variable set, point TIKTOKEN_CACHE_DIR at the shipped files (or, if that
-    folder is read-only and lacks GPT-2's files, at a copy in the user's cache folder). If the
-    user chose a cache directory, put the verified files into it where they are missing.
+    With no cache variable set, TIKTOKEN_CACHE_DIR becomes the shipped folder, or the user's
+    cache folder if the set-up had to put GPT-2's files there (a read-only package folder).
     """
+    if "TIKTOKEN_CACHE_DIR" in os.environ or "DATA_GYM_CACHE_DIR" in os.environ:
+        return
+    folder = CACHE_DIR
+    if not _has_gpt2_files(CACHE_DIR) and _has_gpt2_files(user_cache_dir()):
+        folder = user_cache_dir()
+    os.environ["TIKTOKEN_CACHE_DIR"] = str(folder)
+
+
+def install_offline_cache():
+    """The set-up's part (course.py setup, python -m bpe_ref.lab): write GPT-2's files beside the
+    rank files, or into the user's cache folder when the package folder is read-only; fill a
+    cache folder the user chose too. Returns the course's own folder, for tiktoken to use."""
     target = os.environ.get("TIKTOKEN_CACHE_DIR", os.environ.get("DATA_GYM_CACHE_DIR"))
-    if target is None:
-        os.environ["TIKTOKEN_CACHE_DIR"] = str(CACHE_DIR)
-        if not ensure_gpt2_files(CACHE_DIR) and fill_cache(user_cache_dir()):
-            os.environ["TIKTOKEN_CACHE_DIR"] = str(user_cache_dir())
-    elif target and Path(target).resolve() == CACHE_DIR.resolve():
-        ensure_gpt2_files(CACHE_DIR)  # set by course.py, say
-    elif target:
-        fill_cache(Path(target))  # an empty target disables tiktoken's cache: nothing to do
+    if target and Path(target).resolve() != CACHE_DIR.resolve():
+        fill_cache(Path(target))
+    if ensure_gpt2_files(CACHE_DIR):
+        return CACHE_DIR
+    if fill_cache(user_cache_dir()):
+        return user_cache_dir()
+    return CACHE_DIR
+
+
+def _has_gpt2_files(folder):
+    return all((Path(folder) / cache_file_name(name)).exists() for name in GPT2_FILES)
 
 
 def user_cache_dir():
@@ -115,14 +135,7 @@ def ensure_gpt2_files(folder):
 def _gpt2_from_ranks():
     """GPT-2's tokenizer from the shipped r50k_base rank file (read here, not through tiktoken,
     which would look at the cache being filled)."""
-    ranks = {}
-    for line in (CACHE_DIR / cache_file_name("r50k_base")).read_bytes().splitlines():
-        token, rank = line.split()
-        ranks[base64.b64decode(token)] = int(rank)
-    tok = RegexTokenizer(GPT2_SPLIT_PATTERN)
-    tok._set_merges(recover_merges(ranks), [ranks[bytes([b])] for b in range(256)])
-    tok.register_special_tokens(GPT2_SPECIAL_TOKENS)
-    return tok
+    return from_tiktoken("r50k_base")
 
 
 def _write_atomically(path, data):
@@ -161,8 +174,7 @@ def get_encoding(name):
 
 
 def _gpt2_files_cached():
-    folder = Path(os.environ.get("TIKTOKEN_CACHE_DIR", ""))
-    return all((folder / cache_file_name(name)).exists() for name in GPT2_FILES)
+    return _has_gpt2_files(os.environ.get("TIKTOKEN_CACHE_DIR", ""))
 
 
 def bpe(mergeable_ranks, token, max_rank):
@@ -196,16 +208,49 @@ def recover_merges(mergeable_ranks):
     return merges
 
 
+SPECIAL_TOKENS = {"gpt2": GPT2_SPECIAL_TOKENS, "r50k_base": GPT2_SPECIAL_TOKENS,
+                  "cl100k_base": GPT4_SPECIAL_TOKENS, "o200k_base": O200K_SPECIAL_TOKENS}
+
+
+def read_ranks(name):
+    """The shipped rank file of encoding `name` (gpt2's are r50k_base's) as bytes -> rank, and
+    the file's SHA-256, checked against the one tiktoken expects."""
+    file_name = "r50k_base" if name == "gpt2" else name
+    data = (CACHE_DIR / cache_file_name(file_name)).read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != RANK_FILES[file_name]:
+        raise ValueError(f"the shipped {file_name} rank file is damaged: SHA-256 {digest}; reinstall bpe_ref")
+    ranks = {}
+    for line in data.splitlines():
+        token, rank = line.split()
+        ranks[base64.b64decode(token)] = int(rank)
+    return ranks, digest
+
+
 @functools.lru_cache(maxsize=None)
 def _recovered(name):
-    enc = get_encoding(name)
-    ranks = enc._mergeable_ranks
+    """(pattern, merges, byte_shuffle, special_tokens) of encoding `name`: from the user's cache
+    folder if an earlier process recovered them, else recovered now and cached there."""
+    if name not in ENCODING_NAMES:
+        raise ValueError(f"unknown encoding {name!r}; choose one of {', '.join(ENCODING_NAMES)}")
+    file_name = "r50k_base" if name == "gpt2" else name
+    digest = hashlib.sha256((CACHE_DIR / cache_file_name(file_name)).read_bytes()).hexdigest()
+    cached = load_merges(digest)
+    if cached is not None:
+        return cached["pattern"], cached["merges"], cached["byte_shuffle"], cached["special_tokens"]
+    ranks, digest = read_ranks(name)
+    merges = recover_merges(ranks)
     byte_shuffle = [ranks[bytes([b])] for b in range(256)]
-    return enc._pat_str, recover_merges(ranks), byte_shuffle, dict(enc._special_tokens)
+    pattern, special_tokens = SPLIT_PATTERNS[name], dict(SPECIAL_TOKENS[name])
+    save_merges(digest, merges, byte_shuffle, pattern, special_tokens)
+    return pattern, merges, byte_shuffle, special_tokens
 
 
 def from_tiktoken(name):
     """A RegexTokenizer equal, token for token, to tiktoken's encoding `name`.
+
+    The merges are recovered from tiktoken's ranks the first time (about a second for
+    cl100k_base) and read from the user's cache folder after that (bpe_ref.merges_cache).
 
     >>> tok = from_tiktoken("cl100k_base")
     >>> tok.encode("hello world") == get_encoding("cl100k_base").encode("hello world")
@@ -213,7 +258,7 @@ def from_tiktoken(name):
     """
     pattern, merges, byte_shuffle, special_tokens = _recovered(name)
     tok = RegexTokenizer(pattern)
+    tok.special_tokens = dict(special_tokens)
     tok._set_merges(merges, byte_shuffle)
-    tok.whole_tokens = get_encoding(name)._mergeable_ranks
-    tok.register_special_tokens(special_tokens)
+    tok.whole_tokens = tok._trained_tokens()  # as in tiktoken: every token is its own bytes' BPE
     return tok

@@ -12,17 +12,99 @@ pairs a merge creates contain the new id, and a merge that uses an id gets a lar
 It also equals tiktoken, which ranks the concatenated bytes instead of the pair of ids: in a
 from_tiktoken tokenizer each token's merge is the split tiktoken itself reaches on the token's
 bytes, and BPE inside a token's span runs as it would on the token alone.
+
+A new chunk costs the most, so three shortcuts come first (ChunkEncoder):
+- A chunk that is a whole token is that token. tiktoken does this before any merging, so it
+  is exact for tiktoken's encodings. It is exact for a tokenizer trained here too: each merge
+  was made somewhere in the training text, and BPE on a token's own bytes repeats the merges
+  made inside its span there, which no merge from outside the span disturbed. It is not exact
+  for merges from elsewhere (from_vocab, a loaded file): {(a,b): 256, (b,c): 257, (a,257): 258}
+  encodes "abc" as [256, 99], yet "abc" is token 258. Those tokenizers skip it.
+- Seams. Two neighbouring bytes x, y that sit side by side in no token (no merge has a left
+  part ending in x and a right part starting in y) are never joined, so BPE runs on each side
+  alone. A chunk is cut at its seams into pieces, and each piece is encoded once and cached:
+  in a new Chinese or Russian word most pieces are characters met before.
+- What is left goes through the merge loop below.
 """
 
 import heapq
-from itertools import repeat
+from itertools import chain, compress, pairwise, product, repeat
 
 NO_RANK = float("inf")  # the rank of a pair no merge knows
 LONG_CHUNK = 64  # ids; above this, encode with a heap instead of rescanning the ranks
+SHORT_CHUNK = 4  # bytes; a chunk this short goes straight to BPE: looking for seams costs more
 CHUNK_CACHE_SIZE = 500_000  # chunks a tokenizer remembers the ids of before it starts afresh
 
 
 # ------------------------------------------------------------------ encoding
+
+
+class ChunkEncoder:
+    """Encodes chunks not seen before: whole token, else pieces between seams, else BPE.
+
+    `whole_tokens` (bytes -> id) is given only where the whole-token shortcut is exact (see
+    the module's doc); `vocab` is id -> bytes for the byte tokens and the merges' tokens.
+    """
+
+    def __init__(self, merges, byte_shuffle, vocab, whole_tokens=None):
+        self.ranks, self.rank_ids = merge_ranks(merges)
+        self.byte_table = byte_table(byte_shuffle)
+        self.byte_shuffle = list(byte_shuffle)
+        self.whole_tokens = whole_tokens or {}
+        self.seams = seams(merges, vocab)
+        self.pieces = PieceCache(self)
+
+    def clear(self):
+        """Forget the pieces met so far (when the tokenizer's chunk cache is cleared)."""
+        self.pieces = PieceCache(self)
+
+    def encode(self, chunk_bytes):
+        """The ids of one chunk's bytes."""
+        whole = self.whole_tokens.get(chunk_bytes)
+        if whole is not None:
+            return [whole]
+        if len(chunk_bytes) <= SHORT_CHUNK:
+            return self.encode_piece(chunk_bytes)
+        is_seam = map(self.seams.__contains__, pairwise(chunk_bytes))
+        cuts = list(compress(range(1, len(chunk_bytes)), is_seam))
+        if not cuts:
+            return self.encode_piece(chunk_bytes)
+        pieces = map(chunk_bytes.__getitem__, map(slice, [0, *cuts], [*cuts, len(chunk_bytes)]))
+        return list(chain.from_iterable(map(self.pieces.__getitem__, pieces)))  # all in C but new pieces
+
+    def encode_piece(self, piece):
+        """BPE on bytes with no seam inside (or a whole chunk)."""
+        whole = self.whole_tokens.get(piece)
+        if whole is not None:
+            return [whole]
+        return encode_chunk_fast(piece, self.ranks, self.byte_table, self.rank_ids)
+
+
+class PieceCache(dict):
+    """piece (bytes) -> ids; a piece not in it yet is encoded on the spot (__missing__)."""
+
+    def __init__(self, encoder):
+        super().__init__((bytes([b]), [idx]) for b, idx in enumerate(encoder.byte_shuffle))
+        self.encoder = encoder
+
+    def __missing__(self, piece):
+        ids = self[piece] = self.encoder.encode_piece(piece)
+        return ids
+
+
+def seams(merges, vocab):
+    """The byte pairs (x, y) that no token holds side by side: BPE never joins them.
+
+    Every two neighbouring bytes inside a token met when some merge joined its two parts, so
+    the pairs tokens hold are (last byte of the left part, first byte of the right part).
+    seams({(104, 105): 256}, vocab) holds (105, 104) but not (104, 105) ('hi' is a token).
+    """
+    joined = {(vocab[left][-1], vocab[right][0]) for left, right in merges}
+    return BYTE_PAIRS.difference(joined)
+
+
+BYTE_PAIRS = frozenset(product(range(256), repeat=2))  # all 65,536 (byte, byte) pairs
+
 
 
 def merge_ranks(merges):

@@ -10,7 +10,9 @@
   JupyterLab's terminals get the course's commands on PATH (a login shell on Debian resets
   PATH from /etc/profile when lab was started without a terminal of its own), the
   "Jupyter news" pop-up and the update check are off (no network is needed, or wanted), and
-  Markdown files (README.md, docs/) open rendered.
+  Markdown files (README.md, docs/) open rendered;
+- writes GPT-2's files into tiktoken's offline cache and a .pth line into site-packages, so
+  that `tiktoken.get_encoding("gpt2")` works offline in any Python process of the environment.
 """
 
 import json
@@ -18,8 +20,10 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
+from .encodings import install_offline_cache
 from .workspace import prepare
 
 COURSE = Path(__file__).resolve().parent.parent
@@ -48,8 +52,10 @@ def terminal_rc(prefix):
 
 
 def configure(prefix=sys.prefix):
-    """Write the terminal and notification settings into the environment at `prefix`."""
+    """Write the terminal and notification settings into the environment at `prefix`, and make
+    tiktoken find its files offline in every Python process of that environment."""
     prefix = Path(prefix)
+    write_if_changed(site_packages(prefix) / TIKTOKEN_PTH, tiktoken_pth_line(install_offline_cache()))
     if os.name != "nt":  # Windows terminals inherit the server's PATH: nothing resets it
         bash = shutil.which("bash")
         rc = prefix / "etc" / "bpe-course" / "terminal.bashrc"
@@ -75,6 +81,20 @@ def with_settings(overrides):
     for plugin, settings in SETTINGS.items():
         merged[plugin] = {**merged.get(plugin, {}), **settings}
     return merged
+
+
+TIKTOKEN_PTH = "bpe_course_tiktoken.pth"  # run by Python at every start in this environment
+
+
+def site_packages(prefix):
+    """The environment's site-packages folder (where .pth files are read)."""
+    return Path(sysconfig.get_path("purelib", vars={"base": str(prefix), "platbase": str(prefix)}))
+
+
+def tiktoken_pth_line(folder):
+    """A .pth line that points tiktoken at `folder`, unless the user chose a cache folder."""
+    return (f"import os; os.environ.get('DATA_GYM_CACHE_DIR') or "
+            f"os.environ.setdefault('TIKTOKEN_CACHE_DIR', {str(folder)!r})\n")
 
 
 def read_json(path):

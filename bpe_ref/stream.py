@@ -23,22 +23,31 @@ Special tokens cut the text before any pattern does: a special token never share
 chunk, so the text between two of them is split on its own (as CS336 and Hugging Face do).
 """
 
+import functools
+
 import regex
 
 from .patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN, O200K_SPLIT_PATTERN
-from .unicode_classes import exact_pattern, split_regex
+from .unicode_classes import _disagreement, _ranges_class, split_regex
 
 CUTTABLE_PATTERNS = frozenset({GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN, O200K_SPLIT_PATTERN})
 PART_SIZE = 1 << 16  # characters: iter_parts' default size of an ordinary part
 
 _CUT = (
-    r"(?<=[\p{L}\p{N}])(?=\s)"
-    r"|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})"
-    r"|(?<=[^\s]\n)(?=\p{L})"
+    r"(?<={sure}[\p{{L}}\p{{N}}])(?=\s)"
+    r"|(?<={sure}\p{{L}})(?={sure}\p{{N}})|(?<={sure}\p{{N}})(?={sure}\p{{L}})"
+    r"|(?<=[^\s]\n)(?={sure}\p{{L}})"
 )
-# letters and digits as tiktoken's Unicode 16.0.0 has them, as RegexTokenizer splits (unicode_classes)
-_CUT_FORWARD = regex.compile(exact_pattern(_CUT))
-_CUT_BACKWARD = regex.compile(exact_pattern(_CUT), regex.REVERSE)
+
+
+@functools.lru_cache(maxsize=None)
+def _cut_regex(reverse=False):
+    """The safe cuts, compiled on first use. A letter or digit counts only if it is one in
+    tiktoken's Unicode 16.0.0 and in the `regex` module's tables alike (`sure`): near a code
+    point on which they disagree a cut may be missed, never made wrongly."""
+    disagree = sorted(_disagreement("L", "N"))
+    sure = f"(?!{_ranges_class(disagree)})" if disagree else ""
+    return regex.compile(_CUT.format(sure=sure), regex.REVERSE if reverse else 0)
 
 
 def can_cut(pattern):
@@ -55,7 +64,7 @@ def find_cut(text, start=0):
     >>> find_cut("Hello world", 1)
     5
     """
-    found = _CUT_FORWARD.search(text, max(start, 1))
+    found = _cut_regex().search(text, max(start, 1))
     return -1 if found is None else found.start()
 
 
@@ -68,7 +77,7 @@ def rfind_cut(text, start=0, end=None):
     9
     """
     end = len(text) if end is None else end
-    found = _CUT_BACKWARD.search(text, start, end)
+    found = _cut_regex(reverse=True).search(text, start, end)
     if found is None or found.start() == start:
         return -1
     return found.start()
@@ -83,7 +92,7 @@ def split_at_cuts(text, part_size=PART_SIZE, start=0, end=None):
     """
     end = len(text) if end is None else end
     while end - start >= 2 * part_size:
-        found = _CUT_FORWARD.search(text, start + part_size, end)
+        found = _cut_regex().search(text, start + part_size, end)
         if found is None:
             break
         yield text[start:found.start()]

@@ -6,14 +6,20 @@ Unicode 16 leaves unassigned are letters (new CJK ideographs, new scripts), numb
 and a few assigned ones changed category. On text holding one of them the two split
 differently (U+3F633 is a letter to `regex`, punctuation to tiktoken), and so encode differently.
 
-`split_regex(pattern)` compiles the pattern twice: as written, which is fast, and "exact",
-with every \\p{...} of a general category spelled out as Unicode 16.0.0's ranges
-(bpe_ref/data/unicode16_categories.txt, made by tools/make_unicode_tables.py), which is slower.
-A text is split with the exact one only when it holds a code point on which the two tables
-disagree. The pattern strings themselves stay exactly tiktoken's.
+`split_regex(pattern)` splits as tiktoken does at full speed: the pattern is compiled as
+written, and a text holding a code point on which the two tables disagree (rare) is split
+with each such code point replaced by a stand-in, a character of the same Unicode 16.0.0
+category on which they agree; the chunks are then cut from the text itself at the same
+places. ASCII text, the common case, is split by the standard `re` module instead, with
+each class written as its ASCII members: three times faster than `regex` on such text.
+Unicode 16.0.0's categories come from bpe_ref/data/unicode16_categories.txt (made by
+tools/make_unicode_tables.py). The pattern strings themselves stay exactly tiktoken's.
 """
 
+import bisect
 import functools
+import itertools
+import re
 from pathlib import Path
 
 import regex
@@ -21,6 +27,7 @@ import regex
 UNICODE_VERSION = "16.0.0"  # the Unicode of the regex crate inside tiktoken
 TABLE = Path(__file__).parent / "data" / "unicode16_categories.txt"
 GROUPS = {"L": ("Lu", "Ll", "Lt", "Lm", "Lo"), "M": ("Mn", "Mc", "Me"), "N": ("Nd", "Nl", "No")}
+SHORT_TEXT = 64  # characters: below this a set lookup per character beats starting a regex
 PROPERTY = regex.compile(r"\\([pP])(?:\{(\^?)([A-Za-z_]+)\}|([A-Z]))")
 
 
@@ -31,31 +38,97 @@ def split_regex(pattern):
     >>> split_regex(GPT4_SPLIT_PATTERN).findall("a\\U0003F633's")   # a letter only to `regex`
     ['a', "\\U0003f633'", 's']
     """
-    fast = regex.compile(pattern)
-    names = {_category(m) for m in PROPERTY.finditer(pattern)} - {None}
-    disagree = frozenset(chr(cp) for name in names for cp in _disagreement(name))
-    if not disagree:
-        return fast
-    return TiktokenSplit(fast, regex.compile(exact_pattern(pattern)), disagree)
+    return TiktokenSplit(pattern)
 
 
 class TiktokenSplit:
-    """A pattern compiled as written and with Unicode 16.0.0's classes; findall picks one."""
+    """`pattern` compiled once, with findall reading \\p{L}, \\p{N}, \\p{M} as Unicode 16.0.0 does.
 
-    def __init__(self, fast, exact, disagree):
-        self.fast, self.exact = fast, exact
-        self.disagree = disagree  # the characters the two tables put in different classes
-        self.pattern = fast.pattern
+    Three ways to split, picked per text:
+    - ASCII text: the pattern with each class written as its ASCII letters and digits,
+      compiled by the standard `re` module, which is about three times faster than `regex`
+      on such text (when `re` reads the pattern the same way; checked on a probe text);
+    - text with no code point on which the tables disagree: the pattern as written;
+    - other text: each disagreeing code point is replaced by a stand-in, a character of the
+      same Unicode 16.0.0 category on which the tables agree; the pattern as written splits
+      that text, and the chunks are cut from the original text at the same places.
+    """
+
+    def __init__(self, pattern):
+        self.pattern = pattern
+        self.fast = regex.compile(pattern)
+        self.ascii = _ascii_regex(pattern)
+
+    @functools.cached_property
+    def disagree(self):
+        """The characters the two tables put in different classes named by the pattern (found
+        on the first text that is not ASCII: about 30 ms)."""
+        names = {_category(m) for m in PROPERTY.finditer(self.pattern)} - {None}
+        return frozenset(map(chr, _disagreement(*names))) if names else frozenset()
+
+    @functools.cached_property
+    def _bmp_finder(self):
+        """A `re` class of the disagreeing characters below U+10000 (a bitmap: fast)."""
+        bmp = sorted(ord(ch) for ch in self.disagree if ord(ch) < 0x10000)
+        return re.compile(_ranges_class(bmp)) if bmp else None
+
+    @functools.cached_property
+    def _candidates(self):
+        """A `re` class holding every disagreeing character: those below U+10000 exactly (a
+        bitmap), those above in a few wide ranges (each range a class holds costs a test per
+        character), which leave out the emoji blocks and others where none of them lies."""
+        points = sorted(map(ord, self.disagree))
+        bmp = [(cp, cp) for cp in points if cp < 0x10000]
+        astral = _merge([(cp, cp) for cp in points if cp >= 0x10000], gap=0x1000)
+        return re.compile(_ranges_class(bmp + astral))
+
+    def holds_disagreeing(self, text):
+        """True if `text` holds a character the two tables class differently. Below U+10000 a
+        `re` class decides; the few characters above it (emoji, ...) are looked up in a set."""
+        if len(text) < SHORT_TEXT:
+            return not self.disagree.isdisjoint(text)
+        if self._bmp_finder is not None and self._bmp_finder.search(text):
+            return True
+        return not self.disagree.isdisjoint("".join(self._candidates.findall(text)))
+
+    @functools.cached_property
+    def stand_ins(self):
+        """code point -> its stand-in (for str.translate), or None: see _stand_ins."""
+        return _stand_ins(sorted(map(ord, self.disagree)), self.pattern)
 
     def findall(self, text):
-        if text.isascii() or self.disagree.isdisjoint(set(text)):  # set(): far quicker than a regex
+        if text.isascii():
+            return (self.ascii or self.fast).findall(text)
+        if not self.holds_disagreeing(text):
             return self.fast.findall(text)
-        return self.exact.findall(text)
+        return self._findall_standing_in(text)
+
+    def _findall_standing_in(self, text):
+        """Split a copy of `text` with stand-ins, then cut `text` itself at the same places."""
+        if self.stand_ins is None:  # the pattern names a disagreeing character itself
+            return [text[m.start():m.end()] for m in self.exact.finditer(text)]
+        copy = self._candidates.sub(self._stand_in, text)  # quicker than str.translate: they are rare
+        ends = list(itertools.accumulate(map(len, self.fast.findall(copy))))  # the chunks are let go
+        if ends and ends[-1] != len(text):  # the chunks leave gaps: find where each one starts
+            return [text[m.start():m.end()] for m in self.fast.finditer(copy)]
+        return list(map(text.__getitem__, map(slice, [0, *ends], ends)))
+
+    def _stand_in(self, match):
+        ch = match.group()
+        return chr(self.stand_ins.get(ord(ch), ord(ch)))
+
+    @functools.cached_property
+    def exact(self):
+        """The pattern with Unicode 16.0.0's ranges spelled out: slow, and needed only when the
+        pattern itself holds a character the tables disagree on."""
+        return regex.compile(exact_pattern(self.pattern))
 
 
-def exact_pattern(pattern):
+def exact_pattern(pattern, ranges_of=None):
     """`pattern` with each \\p{L}, \\p{Lu}, \\p{N}, ... (and \\P{...}) written as Unicode 16.0.0's
-    ranges, inside a class or out; other escapes are left as they are."""
+    ranges, inside a class or out; other escapes are left as they are. `ranges_of(name)`
+    gives the ranges to write instead (ascii_pattern's ASCII members, say)."""
+    ranges_of = ranges_of or _unicode16
     out, i = [], 0
     class_body = None  # where the body of the class we are in starts, None outside classes
     while i < len(pattern):
@@ -64,7 +137,7 @@ def exact_pattern(pattern):
         name = _category(found) if found else None
         if name is not None:
             negated = (found.group(1) == "P") != bool(found.group(2))
-            out.append(_class_text(name, negated, inside=class_body is not None))
+            out.append(_class_text(ranges_of(name), negated, inside=class_body is not None))
             i = found.end()
             continue
         step = 2 if ch == "\\" else 1
@@ -77,16 +150,44 @@ def exact_pattern(pattern):
     return "".join(out)
 
 
+def ascii_pattern(pattern):
+    """`pattern` for ASCII text only: each \\p{...} written as its ASCII members.
+
+    >>> ascii_pattern(r"\\p{L}+|\\p{N}")
+    '[\\U00000041-\\U0000005a\\U00000061-\\U0000007a]+|[\\U00000030-\\U00000039]'
+    """
+    return exact_pattern(pattern, lambda name: [(a, min(b, 0x7F)) for a, b in _unicode16(name) if a <= 0x7F])
+
+
+ASCII_PROBE = ("Hello, World! It's 2024: they'LL say 'ok' - e.g. x=1;y=22 (333/4444).\n\n  \tEnd \r\n"
+               "don't DON'T I'm we've you're he'd  12345678 abc123def_ghi  \x0b\x0c\x1c\x1f\x00 ~`@#$%^&*[]{}|\\<>?"
+               + "".join(map(chr, range(128))) + " A1 a_ 9z ")
+
+
+def _ascii_regex(pattern):
+    """The `re` compile of ascii_pattern(pattern) if `re` reads it as `regex` reads the pattern
+    on a probe of every ASCII character in several contexts; else None (use `regex`)."""
+    if "[:" in pattern or "\\" + "G" in pattern:  # POSIX classes and \G mean other things to `re`
+        return None
+    try:
+        compiled = re.compile(ascii_pattern(pattern), re.ASCII)
+        same = compiled.findall(ASCII_PROBE) == regex.findall(pattern, ASCII_PROBE)
+    except (re.error, regex.error, ValueError, OverflowError):
+        return None
+    return compiled if same else None
+
+
 def _category(match):
     """The general category a \\p{...} match names, if this module knows it; else None."""
     name = match.group(3) or match.group(4)
     return name if name in GROUPS or name in _table() else None
 
 
-def _class_text(name, negated, inside):
-    ranges = _unicode16(name)
+def _class_text(ranges, negated, inside):
     if negated:
         ranges = _complement(ranges)
+    if not ranges:  # an empty class: written as one that matches nothing
+        return "" if inside else "[^\\x00-\\U0010ffff]"
     body = _ranges_class(ranges)[1:-1]
     return body if inside else f"[{body}]"
 
@@ -109,33 +210,104 @@ def _unicode16(name):
     return _merge(sorted(r for category in GROUPS.get(name, (name,)) for r in _table().get(category, [])))
 
 
+def _category16(cp):
+    """The Unicode 16.0.0 category of a code point (Lu, Mn, Nd, ...), or None if not L, M or N."""
+    starts, rows = _table_rows()
+    i = bisect.bisect_right(starts, cp) - 1
+    return rows[i][2] if i >= 0 and cp <= rows[i][1] else None
+
+
 @functools.lru_cache(maxsize=None)
-def _installed(name):
-    """The code point ranges the installed `regex` module gives \\p{name}."""
-    return [(m.start(), m.end() - 1) for m in regex.finditer(rf"\p{{{name}}}+", _every_code_point())]
+def _table_rows():
+    """The table's (first, last, category) rows in order, and their firsts (for bisect)."""
+    rows = sorted((first, last, category) for category, ranges in _table().items() for first, last in ranges)
+    return [row[0] for row in rows], rows
 
 
-@functools.lru_cache(maxsize=1)
+def _installed_ranges(names):
+    """{name: the code point ranges the installed `regex` module gives \\p{name}}, from one
+    scan of every code point (surrogates stand as NUL, which no category here holds)."""
+    every = _every_code_point()
+    return {name: [(m.start(), m.end() - 1) for m in regex.finditer(rf"\p{{{name}}}+", every)] for name in names}
+
+
 def _every_code_point():
-    return "".join(map(chr, range(0x110000)))
+    """U+0000 .. U+10FFFF as one str, surrogates as NUL. Built as UTF-32-LE bytes, a byte
+    column at a time (byte k of code point c is (c >> 8k) & 0xFF), then decoded: all in C."""
+    count = 0x110000
+    utf32 = bytearray(4 * count)
+    utf32[0::4] = bytes(range(256)) * (count // 256)
+    utf32[1::4] = b"".join(bytes([b]) * 256 for b in range(256)) * (count // 65536)
+    utf32[2::4] = b"".join(bytes([plane]) * 65536 for plane in range(count // 65536))
+    utf32[4 * 0xD800:4 * 0xE000] = bytes(4 * 0x800)
+    return utf32.decode("utf-32-le")
 
 
-@functools.lru_cache(maxsize=None)
-def _disagreement(name):
-    """The set of code points that are in \\p{name} for one table and not the other."""
-    ours = _points(_installed(name))
-    return frozenset(ours ^ _points(_unicode16(name)))
+_DISAGREEMENTS = {}  # name -> frozenset of code points, filled by _disagreement
+
+
+def _disagreement(name, *more):
+    """The code points that are in \\p{name} (or any of `more`) for one table and not the other."""
+    names = (name, *more)
+    missing = [n for n in names if n not in _DISAGREEMENTS]
+    if missing:
+        for n, ranges in _installed_ranges(missing).items():
+            _DISAGREEMENTS[n] = frozenset(_points(_symmetric_difference(ranges, _unicode16(n))))
+    return frozenset().union(*(_DISAGREEMENTS[n] for n in names))
+
+
+def _symmetric_difference(a, b):
+    """The ranges covered by exactly one of two sorted, merged range lists."""
+    cuts = sorted({p for first, last in a + b for p in (first, last + 1)})
+    out = []
+    for start, stop in zip(cuts, cuts[1:]):
+        if _covers(a, start) != _covers(b, start):
+            out.append((start, stop - 1))
+    return _merge(out)
+
+
+def _covers(ranges, cp):
+    i = bisect.bisect_right(ranges, (cp, 0x110000)) - 1
+    return i >= 0 and ranges[i][0] <= cp <= ranges[i][1]
+
+
+def _stand_ins(points, pattern):
+    """{code point: stand-in} for str.translate, or None if the pattern itself names one of
+    `points` (then only the slow exact pattern will do).
+
+    A stand-in has the code point's Unicode 16.0.0 category (Lu, Mn, Nd, ...) in both tables;
+    for a code point outside L, M and N it is an unassigned one. It never appears in the pattern.
+    """
+    if any(chr(cp) in pattern for cp in points):
+        return None
+    disagree = set(points)
+    categories = {cp: _category16(cp) for cp in points}
+    chosen = {category: _stand_in(category, disagree, pattern) for category in set(categories.values())}
+    return {cp: chosen[category] for cp, category in categories.items()}
+
+
+def _stand_in(category, disagree, pattern):
+    """A code point from U+0100 on whose category is `category` in both tables (or that is
+    unassigned in both, for None), that is not whitespace and not in the pattern, in any case."""
+    wanted = regex.compile(rf"\p{{{category or 'Cn'}}}")
+    for cp in range(0x100, 0x110000):
+        ch = chr(cp)
+        if (cp in disagree or not wanted.fullmatch(ch) or _category16(cp) != category or ch.isspace()
+                or any(c in pattern for c in {ch, ch.lower(), ch.upper(), ch.casefold()})):
+            continue
+        return cp
+    raise ValueError(f"no stand-in character found for category {category}")
 
 
 def _points(ranges):
     return {cp for first, last in ranges for cp in range(first, last + 1)}
 
 
-def _merge(ranges):
-    """[(1, 3), (4, 6), (9, 9)] -> [(1, 6), (9, 9)]"""
+def _merge(ranges, gap=1):
+    """[(1, 3), (4, 6), (9, 9)] -> [(1, 6), (9, 9)]; with gap=k, ranges less than k apart join."""
     merged = []
     for first, last in ranges:
-        if merged and first <= merged[-1][1] + 1:
+        if merged and first <= merged[-1][1] + gap:
             merged[-1] = (merged[-1][0], max(last, merged[-1][1]))
         else:
             merged.append((first, last))

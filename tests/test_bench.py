@@ -87,3 +87,37 @@ def test_chart_is_a_png(tmp_path):
     plan = dict(bench.FULL, scale_mb=[10, 40, 160])
     path = bench.draw_chart(plan, fake_rows(plan["scale_mb"]), tmp_path / "scale.png")
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_gigabyte_point_runs_with_workers_only_and_says_whether_it_met_its_targets(capsys):
+    plan = dict(bench.FULL, scale_mb=[160, 1000])
+    rows = fake_rows(plan["scale_mb"])
+    rows[("scale", "fast1", 1000)] = {"mb": 1000, "error": "not run at this size (workers only)"}
+    rows[("scale", "fast2", 1000)]["distinct_chunks"] = 123_456
+    summary = bench.summarise_scale(plan, rows)
+    assert summary["1000MB"]["one_process_time_vs_hf"] is None and summary["1000MB"]["distinct_chunks"] == 123_456
+    corpora = {mb: {"documents": 1, "sha256": "0" * 64} for mb in plan["scale_mb"]}
+    bench.print_scale(plan, rows, summary, corpora)
+    out = capsys.readouterr().out
+    assert "1000 MB corpus: 1 documents, 123456 distinct chunks" in out
+    assert "(targets <= 0.7x: met, < 300 MB: met)" in out  # fake rows: 0.67x HF's time, ~32 MB
+
+
+def test_encoding_ratios_cold_warm_one_thread_and_batch():
+    rows = {("encode", name, encoder): {"seconds": seconds, "cpu_seconds": seconds}
+            for name in bench.ENCODING_CORPORA
+            for encoder, seconds in {"tiktoken": 1.0, "fast": 2.0, "fast_warm": 1.25, "hf": 3.0,
+                                     "tiktoken_batch": 0.5, "fast_batch": 2.0, "fast_batch_warm": 1.0}.items()}
+    ratios = bench.encoding_ratios(rows)
+    assert ratios["encode_vs_tiktoken"]["multilingual"]["wall"] == 0.5
+    assert ratios["encode_warm_vs_tiktoken"]["benchmark"]["wall"] == 0.8
+    assert ratios["encode_batch_vs_tiktoken"]["benchmark"]["wall"] == 0.25
+    assert ratios["encode_batch_warm_vs_tiktoken"]["multilingual"]["cpu"] == 0.5
+
+
+def test_unicode16_text_needs_the_unicode16_split():
+    from bpe_ref.patterns import GPT4_SPLIT_PATTERN
+    from bpe_ref.unicode_classes import split_regex
+
+    text = bench.unicode16_text(0.01)
+    assert split_regex(GPT4_SPLIT_PATTERN).holds_disagreeing(text)

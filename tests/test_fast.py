@@ -193,3 +193,52 @@ def test_fast_encoder_equals_tiktoken_fixed(references, name):
 def test_fast_encoder_equals_tiktoken_hypothesis(references, text):
     for name, (tok, enc) in references.items():
         assert tok.encode_ordinary(text) == enc.encode_ordinary(text), f"{name} differs on {text!r}"
+
+
+# ------------------------------------------------------------------ encoding cold, the shortcuts
+
+
+@pytest.mark.parametrize("corpus_name", ["benchmark", "multilingual"])
+def test_cold_encoder_equals_tiktoken_on_the_benchmark_texts(references, corpus_name):
+    """The benchmark's two texts, encoded from empty caches, document by document and whole."""
+    from bpe_ref.bench import encoding_corpus
+
+    tok, enc = references["cl100k_base"]
+    docs = encoding_corpus({"corpus": corpus_name, "mb": 0.3})
+    tok._clear_cache()
+    assert [tok.encode_ordinary(doc) for doc in docs] == [enc.encode_ordinary(doc) for doc in docs]
+    tok._clear_cache()
+    assert tok.encode_ordinary("".join(docs)) == enc.encode_ordinary("".join(docs))
+
+
+def test_whole_token_shortcut_is_skipped_for_merges_from_elsewhere():
+    """"abc" is token 258, yet BPE makes (a, b) first and then cannot reach it."""
+    vocab = {**{i: bytes([i]) for i in range(256)}, 256: b"ab", 257: b"bc", 258: b"abc"}
+    merges = [(b"a", b"b"), (b"b", b"c"), (b"a", b"bc")]
+    tok = RegexTokenizer.from_vocab(vocab, merges, pattern=None)
+    assert tok.whole_tokens is None
+    assert tok.encode_ordinary("abc") == [256, 99] == naive_encode("abc", tok.merges)
+
+
+@settings(max_examples=300)
+@given(st.binary(max_size=40) | st.text(alphabet=st.sampled_from(TRICKY), max_size=20).map(str.encode))
+def test_seams_and_pieces_change_nothing(references, chunk):
+    """Cutting a chunk at its seams and encoding the pieces on their own gives plain BPE's ids."""
+    for name, (tok, _) in references.items():
+        encoder = tok._chunk_encoder()
+        plain = encode_chunk_fast(chunk, encoder.ranks, encoder.byte_table, encoder.rank_ids)
+        assert encoder.encode(chunk) == plain, f"{name} differs on {chunk!r}"
+
+
+def test_seams_are_the_byte_pairs_no_token_holds(references):
+    tok, _ = references["cl100k_base"]
+    seams = tok._chunk_encoder().seams
+    held = {(a, b) for token in tok.whole_tokens for a, b in zip(token, token[1:])}
+    assert seams == {(a, b) for a in range(256) for b in range(256)} - held
+
+
+def test_trained_tokens_encode_as_themselves(basic_tok):
+    """Why the whole-token shortcut is exact after training: every token's own bytes give it back."""
+    basic_tok._clear_cache()
+    for token, idx in basic_tok.whole_tokens.items():
+        assert encode_chunk_fast(token, basic_tok.merges, list(range(256))) == [idx], f"{token!r}"

@@ -122,7 +122,8 @@ def refuse_inside_package(path, data):
 
 encodings._write_atomically = refuse_inside_package
 del os.environ["TIKTOKEN_CACHE_DIR"]
-encodings.use_offline_cache()
+encodings.install_offline_cache()  # the set-up
+encodings.use_offline_cache()  # what a later import does
 print(os.environ["TIKTOKEN_CACHE_DIR"])
 import tiktoken
 assert tiktoken.get_encoding("gpt2").encode("hello world") == [31373, 995]
@@ -155,7 +156,8 @@ def test_a_cache_folder_of_the_users_choice_gets_every_file(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("TIKTOKEN_CACHE_DIR", "DATA_GYM_CACHE_DIR")}
     env.update(TIKTOKEN_CACHE_DIR=str(tmp_path), HTTP_PROXY=dead, HTTPS_PROXY=dead, http_proxy=dead,
                https_proxy=dead, NO_PROXY="")
-    code = "import bpe_ref, tiktoken; assert tiktoken.get_encoding('gpt2').encode('hi') == [5303]"
+    code = ("from bpe_ref.encodings import install_offline_cache; install_offline_cache()\n"  # the set-up
+            "import tiktoken; assert tiktoken.get_encoding('gpt2').encode('hi') == [5303]")
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     for name in [*GPT2_FILES, "r50k_base", "cl100k_base", "o200k_base"]:

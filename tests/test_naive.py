@@ -1,5 +1,7 @@
 """The naive reference functions: exact behaviour on small, hand-checked cases."""
 
+import functools
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -92,11 +94,18 @@ def test_encode_ordinary_never_merges_across_chunks():
     assert encode_ordinary("", merges, GPT4_SPLIT_PATTERN) == []
 
 
+@functools.lru_cache(maxsize=None)
+def trained_on_a_small_text(pattern):
+    """One tokenizer per pattern, trained once and shared by every hypothesis example."""
+    tok = RegexTokenizer(pattern)
+    tok.train("aab ab, é'é 1234 한한 😀😀 a.b\n\n" * 3, 256 + 30)
+    return tok
+
+
 @pytest.mark.parametrize("pattern", [GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN, O200K_SPLIT_PATTERN])
 @given(text=st.text(alphabet="ab é😀'1\n.한", max_size=40))
 def test_encode_ordinary_equals_the_regex_tokenizer(pattern, text):
-    tok = RegexTokenizer(pattern)
-    tok.train("aab ab, é'é 1234 한한 😀😀 a.b\n\n" * 3, 256 + 30)
+    tok = trained_on_a_small_text(pattern)
     assert encode_ordinary(text, tok.merges, pattern) == tok.encode_ordinary(text)
 
 

@@ -199,6 +199,8 @@ def test_configure_writes_terminal_and_notification_settings(tmp_path):
     server = json.loads((prefix / "etc" / "jupyter" / "jupyter_server_config.json").read_text(encoding="utf-8"))
     command = server["ServerApp"]["terminado_settings"]["shell_command"]
     assert command[-1] == "-i" and "-l" not in command  # jupyter adds no login flag when a command is set
+    pth = (lab.site_packages(prefix) / lab.TIKTOKEN_PTH).read_text(encoding="utf-8")
+    assert pth.startswith("import os;") and "TIKTOKEN_CACHE_DIR" in pth  # tiktoken offline in every process
 
 
 def test_the_terminal_start_up_file_puts_the_environment_first_after_a_login_reset(tmp_path):
