@@ -38,7 +38,7 @@ def hook(event, args):
         writes.append((event, args[0]))
 sys.addaudithook(hook)
 import bpe_ref
-import bpe_ref.bench, bpe_ref.lab  # (bpe_ref.grade probes the temp folder at import: the lead's area)
+import bpe_ref.bench, bpe_ref.lab, bpe_ref.grade, bpe_ref.workbook
 assert not writes, writes
 print(os.environ["TIKTOKEN_CACHE_DIR"])
 """

@@ -1,10 +1,11 @@
 """The grader: one-line checks in the notebook, and bpe-grade for files and classes."""
 
 import os
-import tempfile
 
-# hypothesis caches Unicode tables in ./.hypothesis by default: keep learners' folders clean
-os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", os.path.join(tempfile.gettempdir(), "bpe-course-hypothesis"))
+# hypothesis caches Unicode tables in ./.hypothesis by default: keep learners' folders clean. The
+# user's cache folder, named without touching the disk (tempfile.gettempdir() writes a probe file).
+CACHE = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", os.path.join(CACHE, "bpe-course", "hypothesis"))
 
 from .checks import check, check_all, grade_function  # noqa: E402
 from .exercises import CONTRACT, REGISTRY  # noqa: E402
