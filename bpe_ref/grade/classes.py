@@ -71,10 +71,14 @@ def find_mappings(defined, probe):
             found += minbpe_class(cls, roles, init, probe)
     for name, info in defined.items():
         names = [n.lower() for n in info.get("names") or []]
-        if info.get("kind") == "callable" and len(names) >= 2 and any(w in names[0] for w in ("path", "file")) \
-                and any(w in names[1] for w in ("vocab", "merges")):
-            found.append(train_bpe_mapping(name, names))
+        if info.get("kind") == "callable" and len(names) >= 2 and names_a_path(names[0]) \
+                and any(w in names[1] for w in ("vocab", "merges")) and not names_a_path(names[1]):
+            found.append(train_bpe_mapping(name, names))  # (input_path, vocab_size, ...), not (path, merges_path)
     return found
+
+
+def names_a_path(name):
+    return any(w in name for w in ("path", "file", "dir"))
 
 
 # ---------------------------------------------------------------------------- grading
