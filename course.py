@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 STAMP = VENV / "bpe-course-installed"
 TEST_ARGS = ["tests", "solutions", "-rs", "--nbval", "--nbval-current-env",
-             "--nbval-sanitize-with", "nbval_sanitize.cfg", "-p", "no:cacheprovider"]
+             "--nbval-sanitize-with", "nbval_sanitize.cfg", "-p", "no:cacheprovider",
+             "--durations=15"]  # where the suite's time goes, in every run
 
 
 def venv_python():
