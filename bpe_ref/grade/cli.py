@@ -110,7 +110,9 @@ def parse_args(argv):
         read_class_files(options)
     except ValueError as e:
         parser.error(str(e))
-    options.is_class = bool(options.csv or options.feedback or options.gradebook) or is_class(options.paths)
+    outputs = bool(options.csv or options.feedback or options.gradebook or options.lms_csv)
+    # --gradescope alone: Gradescope's one submission, never a class, however its folders are laid out
+    options.is_class = outputs or (not options.gradescope and is_class(options.paths))
     isolated, why = (False, "--no-isolation") if options.no_isolation else isolation.status()
     if not isolated and options.is_class and not options.no_isolation:
         parser.error(f"grading a class needs a sandbox per submission, and {why}; "

@@ -10,7 +10,7 @@ root with /autograder as its working folder, and /autograder/results/results.jso
 Gradescope reads: a top-level score, and tests each with name, score, max_score, status, output
 and visibility (visible, hidden, after_due_date or after_published).
 
-The bundle's setup.sh installs the course from the wheel inside the zip (this version, pinned;
+The bundle's setup.sh installs the course from its source archive inside the zip (this version, pinned;
 only PyPI is reached, for its dependencies) and creates an unprivileged user. run_autograder grades
 the upload with bubblewrap's sandbox where it can run, and otherwise runs the learner's code as
 that user (--run-as): the course and the results folder are root's alone (mode 700).
@@ -19,10 +19,12 @@ that user (--run-as): the course and the results folder are root's alone (mode 7
 import argparse
 import json
 import shlex
-import subprocess
+import shutil
 import sys
+import tarfile
 import tempfile
 import zipfile
+from importlib import metadata
 from pathlib import Path
 
 from .classroom import atomic_text, class_results
@@ -82,7 +84,7 @@ SOURCE="$AUTOGRADER/source"
 VENV="${{BPE_GRADESCOPE_VENV:-$SOURCE/venv}}"
 if ! "$VENV/bin/python" -c "import bpe_ref.grade.cli" 2>/dev/null; then
     python3 -m venv "$VENV" || {{ echo "setup.sh: python3 cannot make a venv; choose a base image with python3-venv (Ubuntu 24.04)"; exit 1; }}
-    "$VENV/bin/pip" install --no-cache-dir "$SOURCE/{wheel}"
+    "$VENV/bin/pip" install --no-cache-dir "$SOURCE/{package}"   # the course pinned; PyPI for the rest
 fi
 id -u {user} >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin {user}
 chmod 700 "$SOURCE"   # the course, its wheel and its environment: root's alone
@@ -112,30 +114,33 @@ exit 0
 """
 
 
-def build_wheel(folder):
-    """The course's own wheel (this checkout's version), built into `folder`; its path."""
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-                    "-w", str(folder), str(ROOT)], check=True)
-    wheels = sorted(Path(folder).glob("bpe_course-*.whl"))
-    if not wheels:
-        raise SystemExit("could not build the course's wheel")
-    return wheels[-1]
+def build_sdist(folder):
+    """The course's own source archive (this checkout: pyproject.toml, README.md, bpe_ref/), which
+    pip installs as it would the sdist; its path in `folder`. Built here, nothing downloaded."""
+    version = metadata.version("bpe-course")
+    top = f"bpe_course-{version}"
+    target = Path(folder) / f"{top}.tar.gz"
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc")
+    with tarfile.open(target, "w:gz") as archive:
+        for name in ("pyproject.toml", "README.md", "bpe_ref"):
+            archive.add(ROOT / name, f"{top}/{name}", filter=lambda info: None if skip("", [Path(info.name).name]) else info)
+    return target
 
 
-def build_bundle(target, options=(), user=LEARNER_USER, wheel=None, points=None):
-    """Write the autograder zip at `target`: setup.sh, run_autograder, the course's wheel and
-    the points file (if any)."""
+def build_bundle(target, options=(), user=LEARNER_USER, package=None, points=None):
+    """Write the autograder zip at `target`: setup.sh, run_autograder, the course (its source
+    archive, or the sdist or wheel given) and the points file (if any)."""
     with tempfile.TemporaryDirectory(prefix="bpe-bundle-") as scratch:
-        wheel = Path(wheel) if wheel else build_wheel(scratch)
+        package = Path(package) if package else build_sdist(scratch)
         flags = " ".join(options)
-        files = {"setup.sh": SETUP.format(wheel=wheel.name, user=user),
+        files = {"setup.sh": SETUP.format(package=package.name, user=user),
                  "run_autograder": RUN.format(user=user, options=flags)}
         with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as bundle:
             for name, text in files.items():
                 info = zipfile.ZipInfo(name)
                 info.external_attr = 0o100755 << 16  # executable once unpacked
                 bundle.writestr(info, text)
-            bundle.write(wheel, wheel.name)
+            bundle.write(package, package.name)
             if points:
                 bundle.write(points, "points.json")
     return Path(target)
@@ -149,7 +154,7 @@ def main(argv=None):
     parser.add_argument("--timeout", type=float, help="bpe-grade --timeout for every submission")
     parser.add_argument("--points", help="a points file (JSON) to ship and use")
     parser.add_argument("--visibility", choices=VISIBILITY, default="visible", help="of every test (default visible)")
-    parser.add_argument("--wheel", help="ship this wheel of the course instead of building one")
+    parser.add_argument("--package", help="ship this sdist or wheel of the course instead of this checkout's source")
     options = parser.parse_args(argv)
     if Path(options.zip).is_dir() or not Path(options.zip).absolute().parent.is_dir():
         parser.error(f"{options.zip}: give a file name in a folder that exists")
@@ -161,7 +166,7 @@ def main(argv=None):
             load_points(options.points)
         except ValueError as e:
             parser.error(str(e))
-    target = build_bundle(options.zip, [shlex.quote(f) for f in flags], options.user, options.wheel, options.points)
+    target = build_bundle(options.zip, [shlex.quote(f) for f in flags], options.user, options.package, options.points)
     print(f"wrote {target}: upload it as the assignment's autograder (Gradescope: Configure Autograder, zip file)")
     return 0
 

@@ -75,9 +75,13 @@ def interpreter():
 
 @functools.lru_cache(maxsize=1)
 def worker_dir():
-    """A private folder holding only the worker's files (a copy): what the sandbox sees of the grader."""
-    folder = Path(tempfile.mkdtemp(prefix="bpe-grade-worker-"))
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    """A private folder holding only the worker's files (a copy): what the sandbox sees of the grader.
+    It sits alone in a folder of its own: the worker takes its parent for the reference's (calling.py)."""
+    private = Path(tempfile.mkdtemp(prefix="bpe-grade-worker-"))
+    atexit.register(shutil.rmtree, private, ignore_errors=True)
+    folder = private / "grader"
+    folder.mkdir()
+    private.chmod(0o755)
     for name in WORKER_FILES:
         shutil.copyfile(HERE / name, folder / name)
     shutil.copyfile(PATTERNS, folder / "patterns.py")
