@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bpe_ref.grade import cli
 from bpe_ref.grade.gradebook import cell_score
 from bpe_ref.grade.gradescope import gradescope_results
 from bpe_ref.grade.late import LateRule, parse_rule
@@ -100,14 +101,18 @@ def test_moodle_export_and_nbgrader_timestamps(tmp_path, bpe_grade):
     ({}, ["--lms", "canvas", "--lms-csv", "nowhere/x.csv", "--lms-column", "A"], "does not exist"),
     ({}, ["--run-as", "no-such-user-here"], "--run-as no-such-user-here"),
 ])
-def test_bad_instructor_files_stop_before_grading(tmp_path, bpe_grade, files, args, message):
+def test_bad_instructor_files_stop_before_grading(tmp_path, monkeypatch, capsys, files, args, message):
+    """In-process (bpe-grade's own main): each case stops in parse_args, before any grading."""
+    monkeypatch.chdir(tmp_path)
     (tmp_path / "submissions" / "ann").mkdir(parents=True)
     shutil.copy(LEARNERS / "bug_decode_strict.py", tmp_path / "submissions" / "ann" / "ps.py")
     for name, text in files.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
-    run = bpe_grade("submissions", "--csv", "class.csv", *args, cwd=tmp_path)
-    assert run.returncode == 2 and message in run.stderr.strip().splitlines()[-1], run.stderr
-    assert "Traceback" not in run.stderr and not (tmp_path / "class.csv").exists()
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["submissions", "--csv", "class.csv", "--no-isolation", *args])
+    stderr = capsys.readouterr().err
+    assert stop.value.code == 2 and message in stderr.strip().splitlines()[-1], stderr
+    assert not (tmp_path / "class.csv").exists()
 
 
 def test_an_override_reaches_gradescope_and_the_gradebook_score():
