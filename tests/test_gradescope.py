@@ -165,3 +165,9 @@ def test_failing_work_gets_the_learner_facing_message(autograder):
     assert decode["status"] == "failed" and decode["score"] == 0 and decode["output"]
     assert results["score"] < results["extra_data"]["maximum"]
     assert next(test for test in results["tests"] if test["name"] == "get_stats")["status"] == "passed"
+
+
+def test_an_upload_with_nothing_to_grade_still_gets_results(autograder):
+    root, _ = autograder
+    results, _ = run_autograder(root, {"answers.txt": "def decode(ids, vocab): ..."}, bwrap=False)
+    assert results["score"] == 0 and "Nothing could be graded" in results["output"]

@@ -28,7 +28,7 @@ from . import isolation
 from .classroom import Found, class_results, cores, find_class, is_class, print_scores, with_points, write_csv
 from .gradebook import open_gradebook, write_gradebook
 from .gradescope import VISIBILITY, write_gradescope
-from .late import lateness, nbgrader_time, parse_rule, parse_time, read_times
+from .late import LateRule, lateness, nbgrader_time, parse_rule, parse_time, read_times
 from .lms import SYSTEMS, write_lms
 from .overrides import apply_overrides, read_overrides
 from .points import load_points
@@ -132,6 +132,8 @@ def read_class_files(options):
     options.roster = read_roster(options.roster) if options.roster else None
     options.due_at = parse_time(options.due, "--due") if options.due else None
     options.late_rule = parse_rule(options.late) if options.late else None
+    if options.due_at and not options.late_rule:
+        options.late_rule = LateRule(0.0, "day")  # --due alone: times shown, nothing taken off
     options.submitted = read_times(options.times) if options.times else {}
     for folder in {Path(f.path).parent for f in options.found if f.student}:
         nbgrader_time([folder / "timestamp.txt"])  # a bad timestamp.txt is named now, not after grading

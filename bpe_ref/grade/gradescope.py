@@ -108,8 +108,10 @@ if [ "${{BPE_GRADESCOPE_NO_BWRAP:-}}" = 1 ]; then EXTRA+=(--no-isolation); fi
     --gradescope "$AUTOGRADER/results/results.json" "${{EXTRA[@]}}"
 status=$?
 rm -rf "$WORK"
-[ -f "$AUTOGRADER/results/results.json" ] || exit 2   # no results: Gradescope shows the failure
-[ "$status" -le 1 ] || exit "$status"
+if [ ! -f "$AUTOGRADER/results/results.json" ]; then   # nothing graded: say so to the learner
+    echo '{{"score": 0, "output": "Nothing could be graded: hand in your .ipynb (or .py) files themselves, not a folder or a zip of them."}}' \
+        > "$AUTOGRADER/results/results.json"
+fi
 exit 0
 """
 

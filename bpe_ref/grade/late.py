@@ -96,8 +96,8 @@ class Lateness:
         if self.submitted <= due:
             return f"handed in {self.submitted.isoformat(timespec='minutes')}, on time"
         hours = (self.submitted - due).total_seconds() / 3600
-        return (f"handed in {self.submitted.isoformat(timespec='minutes')}, {hours:.1f} hours late: "
-                f"-{self.penalty:g}%")
+        return (f"handed in {self.submitted.isoformat(timespec='minutes')}, {hours:.1f} hours late"
+                + (f": -{self.penalty:g}%" if self.penalty else ""))
 
 
 def lateness(row, due, rule, times):
