@@ -100,6 +100,7 @@ def test_moodle_export_and_nbgrader_timestamps(tmp_path, bpe_grade):
     ({}, ["--lms", "canvas", "--lms-csv", "x.csv"], "go together"),
     ({}, ["--lms", "canvas", "--lms-csv", "nowhere/x.csv", "--lms-column", "A"], "does not exist"),
     ({}, ["--run-as", "no-such-user-here"], "--run-as no-such-user-here"),
+    ({}, ["--run-as", "root"], "--run-as root"),  # root's own account (or, not as root: not allowed at all)
 ])
 def test_bad_instructor_files_stop_before_grading(tmp_path, monkeypatch, capsys, files, args, message):
     """In-process (bpe-grade's own main): each case stops in parse_args, before any grading."""
