@@ -19,7 +19,6 @@ that user (--run-as): the course and the results folder are root's alone (mode 7
 import argparse
 import json
 import shlex
-import shutil
 import sys
 import tarfile
 import tempfile
@@ -122,11 +121,17 @@ def build_sdist(folder):
     version = metadata.version("bpe-course")
     top = f"bpe_course-{version}"
     target = Path(folder) / f"{top}.tar.gz"
-    skip = shutil.ignore_patterns("__pycache__", "*.pyc")
     with tarfile.open(target, "w:gz") as archive:
         for name in ("pyproject.toml", "README.md", "bpe_ref"):
-            archive.add(ROOT / name, f"{top}/{name}", filter=lambda info: None if skip("", [Path(info.name).name]) else info)
+            archive.add(ROOT / name, f"{top}/{name}", filter=without_caches)
     return target
+
+
+def without_caches(info):
+    """tarfile's filter: leave out __pycache__ folders and compiled files."""
+    if "__pycache__" in Path(info.name).parts or info.name.endswith(".pyc"):
+        return None
+    return info
 
 
 def build_bundle(target, options=(), user=LEARNER_USER, package=None, points=None):
