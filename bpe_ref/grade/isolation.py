@@ -8,6 +8,10 @@ tiktoken, solutions/, the course, other submissions, the instructor's files. The
 with the grader (bwrap's --die-with-parent: its PID 1 goes, and the kernel ends every process of
 the namespace with it). Limits are set by the worker itself before any learner code runs:
 run as root, it first becomes a fresh unprivileged uid (RLIMIT_NPROC does not bind root).
+
+Where bubblewrap cannot run but the grader is root (Gradescope's containers), `--run-as USER`
+starts the worker outside any walls but dropped to that account (dropped_command): the one
+protection left is the operating system's, so the course and the results must be root's alone.
 """
 
 import atexit
