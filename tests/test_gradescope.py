@@ -60,10 +60,13 @@ def skip_or_fail(reason):
 
 
 def shared_python():
-    """A system Python of this version (ours may live under /root, out of other users' reach)."""
+    """A Python of this version whose standard library every user can read (the learner's user
+    runs on it); ours may live under /root, out of other users' reach: each is tried as nobody."""
     version = f"python{sys.version_info.major}.{sys.version_info.minor}"
-    for candidate in (f"/usr/bin/{version}", f"/usr/local/bin/{version}"):
-        if os.path.exists(candidate):
+    for candidate in (f"/usr/bin/{version}", f"/usr/local/bin/{version}", sys._base_executable):
+        if os.path.exists(candidate) and subprocess.run(
+                ["runuser", "-u", "nobody", "--", candidate, "-c", "import json, unicodedata"], cwd="/",
+                capture_output=True, timeout=60).returncode == 0:
             return candidate
     return None
 
@@ -73,6 +76,8 @@ def autograder():
     """/autograder recreated: source/ (the unpacked bundle, set up), and the user's name."""
     if not sys.platform.startswith("linux") or os.geteuid() != 0 or not shutil.which("useradd"):
         skip_or_fail("it needs Linux and root (setup.sh creates a user, as on Gradescope)")
+    if not shutil.which("runuser"):
+        skip_or_fail("no runuser here")
     python = shared_python()
     if not python:
         skip_or_fail(f"no system python{sys.version_info.major}.{sys.version_info.minor} for the bundle's environment")
