@@ -15,6 +15,7 @@ import sysconfig
 import tempfile
 import uuid
 import zipfile
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -91,7 +92,7 @@ def autograder():
     with zipfile.ZipFile(bundle) as z:
         names = z.namelist()
         assert {"setup.sh", "run_autograder"} <= set(names)  # at the zip's root, as Gradescope wants
-        assert any(name.startswith("bpe_course-") and name.endswith(".tar.gz") for name in names)
+        assert f"bpe_course-{metadata.version('bpe-course')}.tar.gz" in names  # the course, pinned to this version
         z.extractall(root / "source")
     for name in ("setup.sh", "run_autograder"):
         (root / "source" / name).chmod(0o755)
