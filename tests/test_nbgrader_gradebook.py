@@ -43,6 +43,7 @@ CHEATS = {
     "patch_globals": 'def from_hex(s):\n    return 0\n\ncheck.__globals__["under_nbgrader"] = lambda: False\n',
 }
 CHEATERS = [f"cheat_{kind}" for kind in CHEATS]
+OVERRIDDEN = CHEATERS[0]  # its from_hex is set to 0.5 by --overrides
 
 
 def run_nbgrader(env, course, *args):
@@ -116,8 +117,10 @@ def course(nbgrader_env, tmp_path_factory):
 @pytest.fixture(scope="module")
 def graded(course, nbgrader_env, bpe_grade):
     """bpe-grade over submitted/ with --gradebook, then nbgrader's export of the gradebook."""
+    (course.root / "overrides.csv").write_text(f"student,exercise,score,comment\n{OVERRIDDEN},from_hex,0.5,"
+                                               "half: the idea is right\n", encoding="utf-8")
     run = bpe_grade(course.root / "submitted", "--gradebook", course.root, "--jobs", "2", "--csv", "class.csv",
-                    cwd=course.root)
+                    "--overrides", "overrides.csv", cwd=course.root)
     assert run.returncode in (0, 1), run.stderr
     course.bpe_grade = run
     with open(course.root / "class.csv", encoding="utf-8", newline="") as f:
@@ -145,7 +148,8 @@ def test_export_shows_what_each_student_code_earns(graded):
     after = graded.after
     assert graded.bpe_grade.stderr.count("gradebook: ") == 1, graded.bpe_grade.stderr
     for student in CHEATERS:  # to_hex is right, from_hex is not: 1 point, whatever the trick
-        assert score(after, student) == 1, f"{student}: {after[student]}"
+        expected = 1.5 if student == OVERRIDDEN else 1  # an instructor's override reaches the gradebook
+        assert score(after, student) == expected, f"{student}: {after[student]}"
     assert score(after, "good") == score(graded.before, "good") == 4  # honest rows unchanged
     assert score(after, "buggy") == score(graded.before, "buggy") == 3
     assert score(after, "broken") == WORTH["03_utf8"]  # the corrupt notebook alone scores 0

@@ -166,6 +166,31 @@ class ClassResults:
     rows: list
     columns: list
     table: dict
+    roster: dict = None  # login -> roster.Person (--roster)
+    late: dict = None  # row name -> late.Lateness (--due and --late)
+    due: object = None  # the due date (an aware datetime)
+
+    def penalty(self, row):
+        """The percent taken off this row's score for handing in late (0 when on time or no rule)."""
+        return self.late[row.name].penalty if self.late and row.name in self.late else 0.0
+
+    def final_score(self, row):
+        """The score after the late penalty, rounded to hundredths."""
+        return round(self.score(row) * (1 - self.penalty(row) / 100), 2)
+
+    def facts(self, row):
+        """Lines about who the row is and when it was handed in (for the pages), from the roster and --due."""
+        lines = []
+        person = self.roster.get(row.name) if self.roster and row.is_student else None
+        if person:
+            section = f", section {person.section}" if person.section else ""
+            lines.append(f"{person.name} (student id {person.student_id}{section})")
+        elif self.roster and row.is_student:
+            lines.append("not in the roster")
+        if self.late is not None and row.name in self.late:
+            lines.append(f"{self.late[row.name].describe(self.due)}; score after the penalty: "
+                         f"{show_points(self.final_score(row))}")
+        return lines
 
     def points(self, row, name):
         return earned(row.exercises[name], self.table[name])
@@ -241,19 +266,35 @@ def with_points(result, table):
 def write_csv(book, path):
     """One row per student (or loose file): score, maximum, each exercise's status and points,
     then the notes (why a file could not be graded, what went wrong in a cell)."""
-    header = ["student", "files", "score", "maximum"]
+    header = ["student"] + (["student_id", "name", "section"] if book.roster else []) + ["files", "score", "maximum"]
     for name in book.columns:
         header += [name, f"{name}_points"]
-    header.append("notes")
+    late = book.late is not None
+    header += (["submitted", "late_penalty", "final_score"] if late else []) + ["notes"]
     with atomic_text(path) as f:
         writer = csv.writer(f)
         writer.writerow(header)
         for row in book.rows:
-            line = [row.name, "; ".join(row.files), show_points(book.score(row)), show_points(book.maximum)]
+            line = [row.name] + (person_cells(book, row) if book.roster else [])
+            line += ["; ".join(row.files), show_points(book.score(row)), show_points(book.maximum)]
             for name in book.columns:
-                line += [row.exercises[name]["status"], show_points(book.points(row, name))]
-            line.append(" | ".join(row.notes))
+                status = row.exercises[name]["status"]
+                line += [f"override ({status})" if row.exercises[name].get("override") else status,
+                         show_points(book.points(row, name))]
+            if late:
+                when = book.late.get(row.name)
+                line += [when.submitted.isoformat() if when and when.submitted else "",
+                         f"{book.penalty(row):g}%", show_points(book.final_score(row))]
+            overrides = [f"{name} overridden: {row.exercises[name]['override']['comment']}"
+                         for name in book.columns if row.exercises[name].get("override")]
+            line.append(" | ".join(overrides + row.notes))
             writer.writerow(line)
+
+
+def person_cells(book, row):
+    """student_id, name, section from the roster ('' for a student it does not list)."""
+    person = book.roster.get(row.name) if row.is_student else None
+    return [person.student_id, person.name, person.section] if person else ["", "", ""]
 
 
 class atomic_text:

@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +27,12 @@ from pathlib import Path
 from . import isolation
 from .classroom import Found, class_results, cores, find_class, is_class, print_scores, with_points, write_csv
 from .gradebook import open_gradebook, write_gradebook
+from .gradescope import VISIBILITY, write_gradescope
+from .late import LateRule, lateness, nbgrader_time, parse_rule, parse_time, read_times
+from .lms import SYSTEMS, write_lms
+from .overrides import apply_overrides, read_overrides
 from .points import load_points
+from .roster import read_roster
 from .similarity import similarity_sections
 from .submission import grade_file  # noqa: F401  (the public entry point, used by _grade)
 
@@ -42,6 +48,7 @@ class Limits:
     file_timeout: float = None
     memory: int = 2048
     isolated: bool = False
+    run_as: tuple = None  # (uid, gid) a root grader without bubblewrap runs learner code as
 
 
 def parse_args(argv):
@@ -71,6 +78,23 @@ def parse_args(argv):
                              "and a section on the class page")
     parser.add_argument("--similarity-threshold", type=float, metavar="SCORE",
                         help="report pairs scoring at least this, from 0 to 1 (default 0.6)")
+    parser.add_argument("--gradescope", metavar="FILE",
+                        help="write Gradescope's results.json for the files graded (one learner's submission)")
+    parser.add_argument("--gradescope-visibility", choices=VISIBILITY, default="visible",
+                        help="visibility of every test in --gradescope (default visible)")
+    parser.add_argument("--run-as", metavar="USER",
+                        help="as root without bubblewrap, run the learner's code as this unprivileged user "
+                             "(the Gradescope bundle's way; bubblewrap's sandbox is used instead wherever it runs)")
+    parser.add_argument("--roster", metavar="CSV", help="login,student_id,name[,section]: who each student folder is")
+    parser.add_argument("--due", metavar="WHEN", help="the due date, e.g. 2026-03-01T17:00+01:00 (UTC if no zone)")
+    parser.add_argument("--late", metavar="RULE", help="late penalty with --due, e.g. 10%%/day,max=50%%")
+    parser.add_argument("--times", metavar="CSV",
+                        help="login,submitted: when each student handed in (default: nbgrader's timestamp.txt)")
+    parser.add_argument("--overrides", metavar="CSV",
+                        help="student,exercise,score,comment: scores set by hand, applied after grading")
+    parser.add_argument("--lms", choices=SYSTEMS, help="with --lms-csv: Canvas's or Moodle's grade-import columns")
+    parser.add_argument("--lms-csv", metavar="FILE", help="write the grades for the LMS (needs --lms and --lms-column)")
+    parser.add_argument("--lms-column", metavar="NAME", help="the assignment's column name in the LMS")
     parser.add_argument("--no-isolation", action="store_true",
                         help="grade a class without bubblewrap's sandbox, accepting that a submission "
                              "can read and change what the grader's user can")
@@ -83,17 +107,39 @@ def parse_args(argv):
         options.table = load_points(options.points)
         if options.gradebook:
             options.gradebook = open_gradebook(options.gradebook, [f.path for f in options.found])
+        read_class_files(options)
     except ValueError as e:
         parser.error(str(e))
-    options.is_class = bool(options.csv or options.feedback or options.gradebook) or is_class(options.paths)
+    outputs = bool(options.csv or options.feedback or options.gradebook or options.lms_csv)
+    # --gradescope alone: Gradescope's one submission, never a class, however its folders are laid out
+    options.is_class = outputs or (not options.gradescope and is_class(options.paths))
     isolated, why = (False, "--no-isolation") if options.no_isolation else isolation.status()
     if not isolated and options.is_class and not options.no_isolation:
         parser.error(f"grading a class needs a sandbox per submission, and {why}; "
                      "or pass --no-isolation to grade without one, accepting the risk")
     if not isolated and not options.no_isolation:
         print(f"note: not isolated ({why}): fine for your own work, not for a class", file=sys.stderr)
-    options.limits = Limits(options.timeout, options.file_timeout or 20 * options.timeout, options.memory, isolated)
+    if not isolated and options.run_as:
+        print(f"note: the learner's code runs as {options.run_as} (uid {options.run_as_ids[0]})", file=sys.stderr)
+    options.limits = Limits(options.timeout, options.file_timeout or 20 * options.timeout, options.memory, isolated,
+                            None if isolated else options.run_as_ids)
     return options
+
+
+def read_class_files(options):
+    """Read and check every instructor file (roster, times, overrides, timestamps) before any
+    grading; ValueError (one line) for the first problem."""
+    options.roster = read_roster(options.roster) if options.roster else None
+    options.due_at = parse_time(options.due, "--due") if options.due else None
+    options.late_rule = parse_rule(options.late) if options.late else None
+    if options.due_at and not options.late_rule:
+        options.late_rule = LateRule(0.0, "day")  # --due alone: times shown, nothing taken off
+    options.submitted = read_times(options.times) if options.times else {}
+    for folder in {Path(f.path).parent for f in options.found if f.student}:
+        nbgrader_time([folder / "timestamp.txt"])  # a bad timestamp.txt is named now, not after grading
+    students = {f.student for f in options.found if f.student}
+    options.override_list = read_overrides(options.overrides, options.table, students) if options.overrides else []
+    options.run_as_ids = isolation.learner_account(options.run_as) if options.run_as else None
 
 
 def option_problem(options):
@@ -106,10 +152,15 @@ def option_problem(options):
         return f"--memory must be at least {MIN_MEMORY_MB} MB, not {options.memory}"
     if options.jobs < 1:
         return f"--jobs must be 1 or more, not {options.jobs}"
+    if options.late and not options.due:
+        return "--late needs --due (the date the penalty counts from)"
+    if bool(options.lms) + bool(options.lms_csv) + bool(options.lms_column) not in (0, 3):
+        return "--lms, --lms-csv and --lms-column go together, e.g. --lms canvas --lms-csv grades.csv --lms-column 'PS 4'"
     if options.similarity_threshold is not None and not 0 < options.similarity_threshold <= 1:
         return f"--similarity-threshold must be above 0 and at most 1, not {options.similarity_threshold}"
     outputs = [(options.csv, "--csv", False), (options.feedback, "--feedback", True),
-               (options.similarity if isinstance(options.similarity, str) else None, "--similarity", False)]
+               (options.similarity if isinstance(options.similarity, str) else None, "--similarity", False),
+               (options.gradescope, "--gradescope", False), (options.lms_csv, "--lms-csv", False)]
     problems = [output_problem(Path(path), flag, folder) for path, flag, folder in outputs if path]
     return next((problem for problem in problems if problem), None)
 
@@ -148,7 +199,8 @@ def _grade(args):
                   "error": found.problem}
     else:
         try:
-            result = grade_file(found.path, limits.timeout, limits.memory, limits.isolated, limits.file_timeout)
+            result = grade_file(found.path, limits.timeout, limits.memory, limits.isolated, limits.file_timeout,
+                                limits.run_as)
         except Exception as e:  # noqa: BLE001
             message = f"the grader could not grade this file: {type(e).__name__}: {e}"
             result = {"path": found.path, "passed": False, "exercises": {}, "notes": [message], "error": message}
@@ -190,6 +242,7 @@ def print_totals(results, out=sys.stdout):
 
 def main(argv=None):
     options = parse_args(sys.argv[1:] if argv is None else argv)
+    options.started = time.monotonic()
     results = []
     total = len(options.found)
     for i, result in enumerate(grade_all(options.found, options.limits, options.jobs), 1):
@@ -199,7 +252,13 @@ def main(argv=None):
         elif total > 1 and sys.stderr.isatty():
             print(f"[{i}/{total}] {result['path']}", file=sys.stderr)
     # every sandbox is gone: what follows is written from the verdicts alone
+    results = apply_overrides(results, options.override_list)
     book = class_results(results, options.table)
+    book.roster = options.roster
+    if options.late_rule:
+        book.due = options.due_at
+        book.late = {row.name: lateness(row, options.due_at, options.late_rule, options.submitted)
+                     for row in book.rows if row.is_student}
     if options.json:
         print(json.dumps([with_points(r, options.table) for r in results], indent=2, ensure_ascii=False))
     elif options.is_class:
@@ -208,6 +267,11 @@ def main(argv=None):
         print_totals(results)
     if options.csv:
         write_csv(book, options.csv)
+    if options.lms_csv:
+        write_lms(book, options.lms_csv, options.lms, options.lms_column)
+    if options.gradescope:
+        write_gradescope(options.gradescope, results, options.table, options.gradescope_visibility,
+                         time.monotonic() - options.started)
     sections = similarity_sections(book, options) if options.similarity else []
     if options.feedback:
         from .feedback import write_feedback  # matplotlib: only when pages are wanted

@@ -83,6 +83,7 @@ def student_page(book, row):
              f"<p><strong>Score: {esc(show_points(book.score(row)))} / {esc(show_points(book.maximum))} points"
              f"</strong> &middot; {passed} of {len(book.columns)} exercises pass.</p>",
              f"<p class=\"muted\">{who}. Files graded: {', '.join(f'<code>{esc(f)}</code>' for f in row.files)}</p>"]
+    parts += [f"<p>{esc(fact)}</p>" for fact in book.facts(row)]  # roster and lateness, when given
     for name in book.columns:
         parts.append(exercise_section(book, row, name, sources))
     if row.notes:
@@ -96,6 +97,7 @@ def exercise_section(book, row, name, sources):
     points = f"{show_points(book.points(row, name))} / {show_points(book.table[name])} points"
     lines = [f'<section class="exercise {esc(status)}">',
              f"<h3>{ICONS.get(status, '')} <code>{esc(name)}</code>: {esc(VERDICTS.get(status, status))}"
+             f"{' (overridden by the instructor)' if verdict.get('override') else ''}"
              f' <span class="muted">({esc(points)})</span></h3>',
              f"<p>{esc(verdict.get('message', ''))}</p>"]
     if status != "pass":

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from .classroom import rank
 from .exercises import REGISTRY
-from .points import GRADED
+from .points import GRADED, earned
 
 SUBMITTED = "submitted"  # nbgrader's CourseDirectory.submitted_directory
 CHECK_CELL = re.compile(r"check_(?P<names>\w+?)(?:-\d+)?")  # check_merge, check_merge-2 (tools/nbgrader_metadata.py)
@@ -232,13 +232,13 @@ def verdict_line(name, verdict, here):
 
 def cell_score(names, verdicts, max_score, table):
     """A test cell's score: its points shared among its exercises by their weight in the points
-    table, each earned only by a pass (a one-exercise cell: all or nothing)."""
+    table, each earned only by a pass (a one-exercise cell: all or nothing) or as an override sets."""
     weights = {name: table.get(name, 1) for name in names}
     passed = [name for name in names if verdicts[name]["status"] == "pass"]
     total = sum(weights.values())
     if total == 0:
         return max_score if len(passed) == len(names) else 0.0
-    return max_score * sum(weights[name] for name in passed) / total
+    return max_score * sum(earned(verdicts[name], weights[name]) for name in names) / total
 
 
 def notebook_verdicts(result, names, best):

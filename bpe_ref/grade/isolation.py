@@ -8,6 +8,10 @@ tiktoken, solutions/, the course, other submissions, the instructor's files. The
 with the grader (bwrap's --die-with-parent: its PID 1 goes, and the kernel ends every process of
 the namespace with it). Limits are set by the worker itself before any learner code runs:
 run as root, it first becomes a fresh unprivileged uid (RLIMIT_NPROC does not bind root).
+
+Where bubblewrap cannot run but the grader is root (Gradescope's containers), `--run-as USER`
+starts the worker outside any walls but dropped to that account (dropped_command): the one
+protection left is the operating system's, so the course and the results must be root's alone.
 """
 
 import atexit
@@ -75,9 +79,13 @@ def interpreter():
 
 @functools.lru_cache(maxsize=1)
 def worker_dir():
-    """A private folder holding only the worker's files (a copy): what the sandbox sees of the grader."""
-    folder = Path(tempfile.mkdtemp(prefix="bpe-grade-worker-"))
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    """A private folder holding only the worker's files (a copy): what the sandbox sees of the grader.
+    It sits alone in a folder of its own: the worker takes its parent for the reference's (calling.py)."""
+    private = Path(tempfile.mkdtemp(prefix="bpe-grade-worker-"))
+    atexit.register(shutil.rmtree, private, ignore_errors=True)
+    folder = private / "grader"
+    folder.mkdir()
+    private.chmod(0o755)
     for name in WORKER_FILES:
         shutil.copyfile(HERE / name, folder / name)
     shutil.copyfile(PATTERNS, folder / "patterns.py")
@@ -185,6 +193,50 @@ def worker_command(memory_mb):
     if os.geteuid() == 0:
         argv += ["--uid", str(fresh_uid())]
     return sandbox_command(argv, worker_dir(), memory_mb)
+
+
+BARE_ENVIRONMENT = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8", "MPLBACKEND": "Agg"}
+
+
+def learner_account(name):
+    """(uid, gid) of the account `name` that learner code runs as when a root grader has no
+    bubblewrap (--run-as); ValueError (one line) when it cannot be used."""
+    import pwd  # Unix only, like running as root
+
+    if os.geteuid() != 0:
+        raise ValueError(f"--run-as {name}: only a grader running as root can run learner code as another user")
+    try:
+        account = pwd.getpwnam(name)
+    except KeyError:
+        raise ValueError(f"--run-as {name}: no such user here (create it, e.g. useradd --system {name})") from None
+    if account.pw_uid == 0 or account.pw_gid == 0:
+        raise ValueError(f"--run-as {name}: that account is root's (uid or gid 0); give an unprivileged one")
+    return account.pw_uid, account.pw_gid
+
+
+def dropped_command(memory_mb, run_as):
+    """The argv of a worker that is not behind bubblewrap but drops to `run_as` (uid, gid): the
+    worker's files and the allowed packages are copies it can read, the course is not on its path."""
+    uid, gid = run_as
+    return [sys.executable, "-I", "-X", "utf8", str(Path(worker_dir()) / "worker.py"), str(memory_mb),
+            "--site", site_copy(), "--uid", str(uid), "--gid", str(gid)]
+
+
+@functools.lru_cache(maxsize=1)
+def site_copy():
+    """A private, world-readable copy of the allowed packages (for a worker outside bubblewrap
+    that can no longer read the grader's site-packages)."""
+    folder = Path(tempfile.mkdtemp(prefix="bpe-grade-site-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    for place in allowed_modules().values():
+        target = folder / os.path.basename(place)
+        if os.path.isdir(place):
+            shutil.copytree(place, target, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copyfile(place, target)
+    for path in [folder, *folder.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return str(folder)
 
 
 def fresh_uid():

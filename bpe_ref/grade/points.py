@@ -72,11 +72,14 @@ def is_points(value):
 
 
 def earned(verdict, points):
-    """The points a verdict earns: all of them for a pass, none otherwise (no partial credit).
+    """The points a verdict earns: all of them for a pass, none otherwise (no partial credit);
+    an instructor's override (overrides.py) sets them instead, up to `points`.
 
     >>> earned({"status": "pass"}, 3), earned({"status": "fail"}, 3)
     (3, 0)
     """
+    if verdict.get("override"):
+        return min(points, verdict["override"]["points"])
     return points if verdict.get("status") == "pass" else 0
 
 

@@ -15,11 +15,12 @@ from .source import UnreadableSubmission, names_in, read_submission
 QUIET_CELL_ERRORS = {"NotImplementedError", "NameError"}
 
 
-def grade_file(path, timeout=10.0, memory_mb=2048, isolated=False, file_timeout=None):
+def grade_file(path, timeout=10.0, memory_mb=2048, isolated=False, file_timeout=None, run_as=None):
     """A dict: {'path', 'passed', 'exercises': {name: {'status', 'message', ...}}, 'notes': [...]}.
 
     `isolated` runs the submission behind bubblewrap's walls (isolation.py); `file_timeout` caps
-    its whole wall time (default 20 x `timeout`)."""
+    its whole wall time (default 20 x `timeout`); `run_as` (uid, gid) is the account a root grader
+    without bubblewrap runs the learner's code as."""
     path = Path(path)
     try:
         cells, metadata = read_submission(path)
@@ -27,7 +28,7 @@ def grade_file(path, timeout=10.0, memory_mb=2048, isolated=False, file_timeout=
         return summary(path, {}, [str(e)], error=str(e))
     module = "__main__" if path.suffix == ".ipynb" else "submission"  # a .py runs as on import
     sandbox = Sandbox(cells, cwd=str(path.parent.resolve()), timeout=timeout, memory_mb=memory_mb,
-                      isolated=isolated, file_timeout=file_timeout, module=module)
+                      isolated=isolated, file_timeout=file_timeout, module=module, run_as=run_as)
     try:
         loaded = sandbox.start()
         results = grade_loaded(sandbox, cells, metadata, loaded, timeout)

@@ -1,6 +1,6 @@
 """The sandbox worker: runs ONE learner submission in its own process and answers calls.
 
-Started by bpe_ref.grade.sandbox as `python -I worker.py MEMORY_MB [--site DIR] [--uid UID]`,
+Started by bpe_ref.grade.sandbox as `python -I worker.py MEMORY_MB [--site DIR] [--uid UID] [--gid GID]`,
 inside bubblewrap's walls when isolation is on (see isolation.py: then its own files are a copy
 and bpe_ref is simply absent). Before any learner code runs it drops to UID (when started as root)
 and caps itself: one process (no fork, no thread), MEMORY_MB of address space, small files. It
@@ -326,19 +326,21 @@ def set_limit(name, value):
         pass
 
 
-def become(uid):
-    """Drop root for a fresh unprivileged uid (and no groups): RLIMIT_NPROC binds only non-root."""
+def become(uid, gid=None):
+    """Drop root for an unprivileged uid (and its gid, or the uid's number; no other groups):
+    RLIMIT_NPROC binds only non-root, and root could read and change every file."""
+    gid = uid if gid is None else gid
     os.setgroups([])
-    os.setresgid(uid, uid, uid)
+    os.setresgid(gid, gid, gid)
     os.setresuid(uid, uid, uid)
-    if os.getuid() != uid or os.geteuid() != uid:
+    if os.getuid() != uid or os.geteuid() != uid or os.getegid() != gid:
         raise SystemExit("the worker could not drop root")
 
 
 def lock_down(options):
     """Everything learner code must not change, set before it runs: user, processes, files, memory."""
     if options.get("uid") is not None:
-        become(options["uid"])
+        become(options["uid"], options.get("gid"))
     set_limit("RLIMIT_NPROC", 1)  # this process only: no fork, no thread (the worker needs none)
     set_limit("RLIMIT_CORE", 0)
     set_limit("RLIMIT_FSIZE", 64 * 1024 * 1024)
@@ -347,10 +349,10 @@ def lock_down(options):
 
 
 def parse(argv):
-    """MEMORY_MB [--site DIR] [--uid UID] -> options."""
-    options = {"memory_mb": int(argv[0]) if argv else 2048, "site": None, "uid": None}
+    """MEMORY_MB [--site DIR] [--uid UID] [--gid GID] -> options."""
+    options = {"memory_mb": int(argv[0]) if argv else 2048, "site": None, "uid": None, "gid": None}
     for flag, value in zip(argv[1::2], argv[2::2]):
-        options[flag.lstrip("-")] = int(value) if flag == "--uid" else value
+        options[flag.lstrip("-")] = int(value) if flag in ("--uid", "--gid") else value
     return options
 
 
