@@ -34,7 +34,7 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Rule:
     job: str  # what the learner is asked to do by hand, for the message
-    calls: frozenset  # callee names (calling.callee_name) that do the job
+    calls: frozenset  # callee names (callee_name below) that do the job
     modules: frozenset = frozenset()  # modules whose every function does the job (by top-level name)
     format_letters: str = ""  # format-spec letters that do the job: "xX" for hex
     conversions: tuple = ()  # types that do the job when given a second argument (a base, an encoding)
@@ -84,13 +84,15 @@ RULES = {
 
 
 def refuser(rule_name):
-    """The profile hook's test for one rule: (callee name, module, fn) -> a description or None."""
+    """The profile hook's test for one rule: (callee name, module, fn) -> a description or None.
+    A C function comes with no name (None): it is named here, by callee_name."""
     return functools.partial(_refusal, RULES[rule_name])
 
 
 def _refusal(rule, name, module, fn):
     """What a call (seen by the hook) or a callable (read in the source) does for the rule's job:
     a description, or None when the rule allows it."""
+    name = name or callee_name(fn)
     root = (module or name).split(".")[0]
     if rule.refuses_call(name) or root in rule.modules:
         return f"{name.removeprefix('builtins.').lstrip('_')}()"
@@ -623,7 +625,7 @@ def _refused_value(value, rule):
         return None  # int.__new__: a conversion, refused with a base (_conversion) and not without
     if type(value) is types.FunctionType and not _library_function(value):
         return None
-    return _refusal(rule, _callee_name(value), getattr(value, "__module__", None) or "", value)
+    return _refusal(rule, callee_name(value), getattr(value, "__module__", None) or "", value)
 
 
 def _library_function(function):
@@ -632,8 +634,9 @@ def _library_function(function):
     return module.split(".")[0] in {m for rule in RULES.values() for m in rule.modules}
 
 
-def _callee_name(fn):
-    """'builtins.hex', 'str.encode', '_codecs.encode': as calling.callee_name names what the hook sees."""
+def callee_name(fn):
+    """'builtins.hex', 'str.format', 'int.from_bytes', '_codecs.encode': a C function by what it is,
+    whether the profile hook saw it called or the source reading found it."""
     qualname = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", "?")
     if "." in qualname:
         return qualname

@@ -211,18 +211,6 @@ def stub_methods(cls):
 
 # ---------------------------------------------------------------------------- watching a call
 
-def callee_name(fn):
-    """'builtins.hex', 'str.format', 'int.from_bytes', '_codecs.encode': a C function by what it is."""
-    qualname = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", "?")
-    if "." in qualname:
-        return qualname
-    module = getattr(fn, "__module__", None)
-    if module is None:
-        owner = getattr(fn, "__self__", None)
-        module = getattr(owner, "__name__", None) if inspect.ismodule(owner) else type(owner).__name__
-    return f"{module}.{qualname}"
-
-
 class Watch:
     """A profile hook for one call: the first use of the reference, and every call a by-hand
     rule refuses (`refuses(name, module, fn) -> a description or None`)."""
@@ -246,7 +234,7 @@ class Watch:
             if self.reference is None and module.startswith("tiktoken"):
                 self.reference = f"tiktoken.{getattr(arg, '__name__', '?')}"
             elif self.refuses is not None:
-                self._refuse(callee_name(arg), module, arg)
+                self._refuse(None, module, arg)  # the refuser names a C function (byhand.callee_name)
 
     def _refuse(self, name, module, fn):
         found = self.refuses(name, module, fn)

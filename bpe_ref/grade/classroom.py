@@ -298,15 +298,19 @@ def person_cells(book, row):
 
 
 class atomic_text:
-    """open(path, "w") that only replaces `path` once everything is written (a temporary file
-    beside it, then a rename): a run stopped halfway leaves the old file, never half a new one."""
+    """open(path, "w") (or "wb" when `binary`) that only replaces `path` once everything is
+    written (a temporary file beside it, then a rename): a run stopped halfway leaves the old
+    file, never half a new one."""
 
-    def __init__(self, path):
-        self.path = Path(path)
+    def __init__(self, path, binary=False):
+        self.path, self.binary = Path(path), binary
 
     def __enter__(self):
         handle, self.temporary = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent or ".")
-        self.file = os.fdopen(handle, "w", encoding="utf-8", newline="")
+        if self.binary:
+            self.file = os.fdopen(handle, "wb")
+        else:
+            self.file = os.fdopen(handle, "w", encoding="utf-8", newline="")
         return self.file
 
     def __exit__(self, kind, value, traceback):

@@ -11,12 +11,11 @@ is read from the file as text; it is never run to show it.
 import base64
 import datetime
 import html
-import os
 import re
-import tempfile
 from pathlib import Path
 
 from . import overview
+from .classroom import atomic_text
 from .charts import pass_rate_figure, png_bytes, score_figure
 from .exercises import REGISTRY
 from .points import show_points
@@ -257,8 +256,5 @@ def write_feedback(book, folder, sections=()):
 
 
 def write_atomically(path, data):
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    with os.fdopen(handle, "wb") as f:
+    with atomic_text(path, binary=True) as f:
         f.write(data)
-    os.chmod(temporary, 0o644)
-    os.replace(temporary, path)

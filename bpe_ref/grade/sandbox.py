@@ -297,12 +297,18 @@ def child_of(pid, tries=200):
     return None
 
 
-def parent_of(pid):
+def stat_fields(pid):
+    """The fields of /proc/PID/stat after the command's name (state, ppid, ...), or None."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
-            return int(f.read().rsplit(b")", 1)[1].split()[1])
-    except (OSError, ValueError, IndexError):
+            return f.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
         return None
+
+
+def parent_of(pid):
+    fields = stat_fields(pid)
+    return int(fields[1]) if fields else None
 
 
 def cpu_seconds(pid):
@@ -316,12 +322,8 @@ def cpu_seconds(pid):
                     return float(line.split(":")[1]) / 1000.0
     except (OSError, ValueError):
         pass
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            fields = f.read().rsplit(b")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
-        return None
+    fields = stat_fields(pid)
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") if fields else None
 
 
 class SandboxCaller:
