@@ -302,3 +302,46 @@ def test_a_trained_tokenizer_encodes_a_long_text_as_naive_does(other_layouts):
         if name == "trained":
             assert tok.encode_ordinary(text) == expected
         assert tok.decode(tok.encode_ordinary(text)) == text
+
+
+# ------------------------------------------------------------------ the trainer's table, built with numpy
+
+
+def plain_layout_and_pairs(weights):
+    """The trainer's layout and first count, one byte at a time: what the numpy versions must give."""
+    ids, nxt, prv, weight = [], [], [], []
+    for chunk, w in weights.items():
+        data = chunk.encode("utf-8")
+        start = len(ids)
+        for k, b in enumerate(data):
+            ids.append(b)
+            nxt.append(start + k + 1 if k + 1 < len(data) else -1)
+            prv.append(start + k - 1 if k > 0 else -1)
+            weight.append(w)
+    count, where = {}, {}
+    for pos, right in enumerate(nxt):
+        if right != -1:
+            pair = (ids[pos], ids[right])
+            count[pair] = count.get(pair, 0) + weight[pos]
+            where.setdefault(pair, []).append(pos)
+    return (ids, nxt, prv, weight), count, where
+
+
+@pytest.mark.parametrize("block", [1, 5, 64, 1 << 19])
+def test_layout_and_count_pairs_equal_a_plain_loop(monkeypatch, block):
+    """Positions counted a block at a time give the counts, the positions (in order) and the
+    pairs' order of first occurrence of one pass, whatever the block's size."""
+    from collections import Counter
+
+    from bpe_ref import trainer
+
+    weights = Counter(RegexTokenizer().split(medium_text()[:3000]))
+    weights.update({"": 2, "é😀": 2**31})  # an empty chunk (no byte, no pair), a weight past 32 bits
+    arrays, want_count, want_where = plain_layout_and_pairs(weights)
+    got = trainer.layout(weights)
+    assert [list(a) for a in got] == list(arrays) and got[3].typecode == "q"
+    monkeypatch.setattr(trainer, "COUNT_BLOCK", block)
+    count, where = trainer.count_pairs(got[0], got[1], got[3])
+    assert list(count.items()) == list(want_count.items())
+    assert {pair: list(positions) for pair, positions in where.items()} == want_where
+    assert list(where) == list(want_where)
