@@ -1,12 +1,12 @@
 """bpe_ref: the course's reference byte-level BPE (what the grader compares learners against)."""
 
-from .basic import BasicTokenizer
-from .codepoints import from_u_plus, u_plus
-from .encodings import from_tiktoken, get_encoding, recover_merges, use_offline_cache
-from .gpt2_files import bytes_to_unicode, load_gpt2_files, save_gpt2_files
-from .hexadecimal import from_hex, to_hex
-from .naive import build_vocab, decode, encode, get_stats, merge, train
-from .patterns import (
+from .core.basic import BasicTokenizer
+from .basics.codepoints import from_u_plus, u_plus
+from .formats.encodings import from_tiktoken, get_encoding, recover_merges, use_offline_cache
+from .formats.gpt2_files import bytes_to_unicode, load_gpt2_files, save_gpt2_files
+from .basics.hexadecimal import from_hex, to_hex
+from .core.naive import build_vocab, decode, encode, get_stats, merge, train
+from .core.patterns import (
     GPT2_SPECIAL_TOKENS,
     GPT2_SPLIT_PATTERN,
     GPT4_SPECIAL_TOKENS,
@@ -14,9 +14,9 @@ from .patterns import (
     O200K_SPECIAL_TOKENS,
     O200K_SPLIT_PATTERN,
 )
-from .regex_tokenizer import RegexTokenizer
-from .utf8 import utf8_encode
-from .words import WORD_PATTERN, word_tokenize
+from .core.regex_tokenizer import RegexTokenizer
+from .basics.utf8 import utf8_encode
+from .basics.words import WORD_PATTERN, word_tokenize
 
 use_offline_cache()
 

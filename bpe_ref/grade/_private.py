@@ -8,6 +8,6 @@ import importlib.util
 from pathlib import Path
 
 _spec = importlib.util.spec_from_file_location(
-    "bpe_ref.grade._naive_copy", Path(__file__).resolve().parent.parent / "naive.py")
+    "bpe_ref.grade._naive_copy", Path(__file__).resolve().parent.parent / "core" / "naive.py")
 naive = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(naive)

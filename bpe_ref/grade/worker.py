@@ -39,7 +39,7 @@ calling = _load_file(HERE / "calling.py", "_bpe_grade_calling")
 byhand = _load_file(HERE / "byhand.py", "_bpe_grade_byhand")
 work = _load_file(HERE / "work.py", "_bpe_grade_work")
 ReferenceUsed = calling.ReferenceUsed
-_PATTERNS_FILE = HERE / "patterns.py" if (HERE / "patterns.py").exists() else HERE.parent / "patterns.py"
+_PATTERNS_FILE = HERE / "patterns.py" if (HERE / "patterns.py").exists() else HERE.parent / "core" / "patterns.py"
 PATTERNS = {k: v for k, v in vars(_load_file(_PATTERNS_FILE, "_bpe_grade_patterns")).items() if k.isupper()}
 
 

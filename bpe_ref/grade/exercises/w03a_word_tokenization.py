@@ -13,7 +13,7 @@ import re
 import regex
 from hypothesis import strategies as st
 
-from ...words import CLASSIC_PATTERN, WORD_PATTERN
+from ...basics.words import CLASSIC_PATTERN, WORD_PATTERN
 from .common import Bug, equal_to, exercise
 
 ABBREVIATION, NUMBER, WORD = r"(?:[A-Z]\.)+", r"\$?\d+(?:\.\d+)?%?", r"\w+(?:-\w+)*"

@@ -7,7 +7,7 @@ so 'dog.', 'dog!' and 'dog?' all share the token for 'dog'.
 from .base import Tokenizer
 from .patterns import GPT4_SPLIT_PATTERN
 from .unicode_classes import split_regex
-from .vocab_layout import layout_from_vocab
+from ..formats.vocab_layout import layout_from_vocab
 
 
 class RegexTokenizer(Tokenizer):

@@ -40,9 +40,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from .corpus import MB, MULTILINGUAL, STDLIB, corpus, corpus_files, describe_corpus, write_corpus  # noqa: F401
+from .corpora import MB, MULTILINGUAL, STDLIB, corpus, corpus_files, describe_corpus, write_corpus  # noqa: F401
 
-DOCS_IMG = Path(__file__).resolve().parent.parent / "docs" / "img"
+DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
 FULL = {"naive_mb": 1.0, "small_mb": 1.0, "large_mb": 10.0, "naive_vocab": 512,
         "vocabs": [1024, 4096], "repeats": 3, "encode_mb": {"benchmark": 10.0, "multilingual": 4.0},
         "stream_mb": 100, "scale_mb": [10, 40, 160, 1000], "scale_vocab": 4096, "scale_repeats": 2, "workers": 2,
@@ -134,21 +134,21 @@ def _children_peak_mb():
 def job_train(spec):
     """Our trainer ('fast' or 'naive'), GPT-4 split, on the first spec['mb'] MB held as one str,
     or on the corpus file spec['path'], counting in spec['workers'] processes."""
-    import bpe_ref.base
+    import bpe_ref.core.base
     from bpe_ref import RegexTokenizer
 
     source = Path(spec["path"]) if "path" in spec else "".join(corpus(spec["mb"]))
     workers = spec.get("workers")
     tok = RegexTokenizer()
     distinct = {}
-    count_chunks = bpe_ref.base.count_chunks
+    count_chunks = bpe_ref.core.base.count_chunks
 
     def counting(*args, **kwargs):  # note how many distinct chunks the corpus has
         counts = count_chunks(*args, **kwargs)
         distinct["chunks"] = len(counts)
         return counts
 
-    bpe_ref.base.count_chunks = counting
+    bpe_ref.core.base.count_chunks = counting
 
     def train():
         tok.train(source, spec["vocab"], algorithm=spec["algorithm"], workers=workers)
@@ -274,7 +274,7 @@ def job_encode(spec):
 def encoder_setup_seconds(tok):
     """What a cold run does not include: compiling the split pattern (and reading Unicode
     16.0.0's tables, on the first text that is not ASCII), and making the chunk encoder."""
-    from bpe_ref.unicode_classes import TiktokenSplit
+    from bpe_ref.core.unicode_classes import TiktokenSplit
 
     start = time.perf_counter()
     TiktokenSplit(tok.pattern).findall("café 한국어")
@@ -331,8 +331,8 @@ def job_startup(spec):
     if what == "unicode16":
         import regex
 
-        from bpe_ref.patterns import GPT4_SPLIT_PATTERN
-        from bpe_ref.unicode_classes import split_regex
+        from bpe_ref.core.patterns import GPT4_SPLIT_PATTERN
+        from bpe_ref.core.unicode_classes import split_regex
 
         text = unicode16_text(spec["mb"])
         plain, plain_chunks = measure(lambda: regex.compile(GPT4_SPLIT_PATTERN).findall(text), 1)

@@ -23,16 +23,16 @@ import sys
 import sysconfig
 from pathlib import Path
 
-from .encodings import install_offline_cache
+from ..formats.encodings import install_offline_cache
 from .workspace import prepare
 
-COURSE = Path(__file__).resolve().parent.parent
+COURSE = Path(__file__).resolve().parents[2]
 FIRST_WORKBOOK = "00_start_here.ipynb"
 SETTINGS = {  # JupyterLab's overrides.json: {plugin: {setting: value}}
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
     "@jupyterlab/docmanager-extension:plugin": {"defaultViewers": {"markdown": "Markdown Preview"}},
 }
-CONTENTS_MANAGER = "bpe_ref.read_only.CourseContentsManager"
+CONTENTS_MANAGER = "bpe_ref.course.read_only.CourseContentsManager"
 
 
 def terminal_rc(prefix):

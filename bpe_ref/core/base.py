@@ -6,7 +6,7 @@ Special tokens follow tiktoken: text that spells a special token raises by defau
 """
 
 from .fast import CHUNK_CACHE_SIZE, ChunkEncoder
-from .model_file import IDENTITY_BYTES, read_model, write_model
+from ..formats.model_file import IDENTITY_BYTES, read_model, write_model
 from .naive import best_pair, check_tie_break, check_vocab_size, get_stats, merge
 from .parallel import encode_ordinary_parts
 from .pretokenize import check_special_token_list, count_chunks, read_text
@@ -327,7 +327,7 @@ class Tokenizer:
         >>> tok.to_tiktoken("mytok").encode("hello world") == tok.encode("hello world")
         True
         """
-        from .export import to_tiktoken
+        from ..formats.export import to_tiktoken
 
         return to_tiktoken(self, name)
 
@@ -338,7 +338,7 @@ class Tokenizer:
         >>> hf.encode("hello world").ids == tok.encode("hello world")
         True
         """
-        from .export import save_huggingface
+        from ..formats.export import save_huggingface
 
         return save_huggingface(self, path)
 

@@ -25,7 +25,7 @@ from pathlib import Path
 import regex
 
 UNICODE_VERSION = "16.0.0"  # the Unicode of the regex crate inside tiktoken
-TABLE = Path(__file__).parent / "data" / "unicode16_categories.txt"
+TABLE = Path(__file__).parent.parent / "data" / "unicode16_categories.txt"
 GROUPS = {"L": ("Lu", "Ll", "Lt", "Lm", "Lo"), "M": ("Mn", "Mc", "Me"), "N": ("Nd", "Nl", "No")}
 SHORT_TEXT = 64  # characters: below this a set lookup per character beats starting a regex
 PROPERTY = regex.compile(r"\\([pP])(?:\{(\^?)([A-Za-z_]+)\}|([A-Z]))")

@@ -19,7 +19,7 @@ import sys
 import traceback
 
 from . import demo_limit
-from .grade.exercises import REGISTRY
+from ..grade.exercises import REGISTRY
 
 ICON = "⏳"
 HELPER = "_bpe_workbook_"  # the name the wrapped cells use to reach this module

@@ -14,7 +14,7 @@ import matplotlib.pyplot as plt
 from matplotlib.colors import ListedColormap
 from matplotlib.patches import Patch, Rectangle
 
-from .naive import merge
+from ..core.naive import merge
 
 HEX_DIGITS = "0123456789abcdef"
 LIGHT_BLUE, LIGHT_ORANGE = "#cfe2f3", "#fde9c9"  # two alternating box colours

@@ -21,7 +21,7 @@ from pathlib import Path
 import regex
 
 MB = 1_000_000
-MULTILINGUAL = Path(__file__).resolve().parent.parent / "tests" / "data" / "multilingual.txt"
+MULTILINGUAL = Path(__file__).resolve().parents[2] / "tests" / "data" / "multilingual.txt"
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 HEAPS_EXPONENT = 0.5  # distinct words grow as (corpus size) ** this
 WORD = regex.compile(r"\p{L}{2,}")

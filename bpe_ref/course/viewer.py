@@ -53,7 +53,7 @@ def _default_label(spec):
 def _resolve(spec, allowed_special=frozenset()):
     """(encode(text) -> ids, token_bytes(id) -> bytes) for any kind of tokenizer."""
     if isinstance(spec, str):
-        from .encodings import get_encoding
+        from ..formats.encodings import get_encoding
 
         enc = get_encoding(spec)
         return (lambda text: enc.encode(text, allowed_special=allowed_special, disallowed_special=()),

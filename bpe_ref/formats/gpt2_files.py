@@ -9,8 +9,8 @@ best first, one "left right" pair per line, under a "#version: 0.2" line. Huggin
 
 import json
 
-from .patterns import GPT2_SPLIT_PATTERN
-from .regex_tokenizer import RegexTokenizer
+from ..core.patterns import GPT2_SPLIT_PATTERN
+from ..core.regex_tokenizer import RegexTokenizer
 
 VERSION_LINE = "#version: 0.2"
 

@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 
-from .grade.exercises import REGISTRY
+from ..grade.exercises import REGISTRY
 
 # One call of a learner's exercise from a demo cell. The solutions' longest, recover_merges on a
 # tiktoken encoding in workbook 09, took 4.5 s here; a learner's right but slower code, on a slower

@@ -22,11 +22,11 @@ import uuid
 from pathlib import Path
 
 from .merges_cache import load_merges, save_merges
-from .patterns import (GPT2_SPECIAL_TOKENS, GPT2_SPLIT_PATTERN, GPT4_SPECIAL_TOKENS, O200K_SPECIAL_TOKENS,
+from ..core.patterns import (GPT2_SPECIAL_TOKENS, GPT2_SPLIT_PATTERN, GPT4_SPECIAL_TOKENS, O200K_SPECIAL_TOKENS,
                        SPLIT_PATTERNS)
-from .regex_tokenizer import RegexTokenizer
+from ..core.regex_tokenizer import RegexTokenizer
 
-CACHE_DIR = Path(__file__).parent / "data" / "tiktoken_cache"
+CACHE_DIR = Path(__file__).parent.parent / "data" / "tiktoken_cache"
 BASE_URL = "https://openaipublic.blob.core.windows.net/encodings/"
 GPT2_URL = "https://openaipublic.blob.core.windows.net/gpt-2/encodings/main/"
 
