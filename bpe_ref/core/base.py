@@ -6,7 +6,6 @@ Special tokens follow tiktoken: text that spells a special token raises by defau
 """
 
 from .fast import CHUNK_CACHE_SIZE, ChunkEncoder
-from ..formats.model_file import IDENTITY_BYTES, read_model, write_model
 from .naive import best_pair, check_tie_break, check_vocab_size, get_stats, merge
 from .parallel import encode_ordinary_parts
 from .pretokenize import check_special_token_list, count_chunks, read_text
@@ -14,6 +13,8 @@ from .progress import MergeReporter, progress_bar
 from .specials import check_disallowed, refuse_disallowed, special_policy
 from .stream import iter_parts, special_token_regex
 from .trainer import PairTable
+
+IDENTITY_BYTES = list(range(256))  # byte value -> id of its one-byte token, when nothing is shuffled
 
 
 class Tokenizer:
@@ -319,7 +320,7 @@ class Tokenizer:
                 vocab[idx] = token.encode("utf-8")
         return vocab
 
-    # ------------------------------------------------------------------ export
+    # ------------------------------------------------------------------ formats (the logic lives in bpe_ref.formats)
 
     def to_tiktoken(self, name):
         """A tiktoken.Encoding named `name` with the same ids (bpe_ref.export explains when it can).
@@ -328,7 +329,6 @@ class Tokenizer:
         True
         """
         from ..formats.export import to_tiktoken
-
         return to_tiktoken(self, name)
 
     def save_huggingface(self, path):
@@ -339,7 +339,6 @@ class Tokenizer:
         True
         """
         from ..formats.export import save_huggingface
-
         return save_huggingface(self, path)
 
     # ------------------------------------------------------------------ save / load
@@ -350,6 +349,7 @@ class Tokenizer:
         >>> tok.save(tmp_path / "mytok")  # doctest: +ELLIPSIS
         '.../mytok.model'
         """
+        from ..formats.model_file import write_model
         return write_model(self, prefix)
 
     def load(self, path):
@@ -358,13 +358,8 @@ class Tokenizer:
         >>> RegexTokenizer().load(tmp_path / "mytok.model").merges == tok.merges
         True
         """
-        model = read_model(path)
-        if model.pattern is not None and type(self).pattern is None:
-            raise ValueError(f"{path} was saved with a split pattern; load it with RegexTokenizer")
-        self.pattern = model.pattern
-        self.special_tokens = model.special_tokens
-        self._set_merges(model.merges, model.byte_shuffle, model.extra_tokens)
-        return self
+        from ..formats.model_file import load_model
+        return load_model(self, path)
 
 
 def check_text(text):

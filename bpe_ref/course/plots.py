@@ -3,9 +3,10 @@
 Each function draws from data the cell prepared and returns the matplotlib Figure. Jupyter
 shows a Figure that is a cell's last value; elsewhere, `fig.savefig("chart.png")` saves it.
 
-    from bpe_ref import plots
+    from bpe_ref.course import plots
     plots.compression_curves(steps, {"English": [1.0, 1.3, 1.4]})
 
+The benchmark's training-at-scale chart is drawn here too (training_scale_chart).
 The figure is closed in pyplot before it is returned, so Jupyter shows it once (as the cell's
 value) and not a second time when the cell ends.
 """
@@ -526,3 +527,39 @@ def _spelled(ids):
         return f" in {bytes(ids).decode('utf-8')!r}"
     except UnicodeDecodeError:
         return ""
+
+
+# ---------------------------------------------------------------------------- the benchmark (python -m bpe_ref.bench)
+
+SCALE_STYLES = {"fast2": ("o-", "tab:blue"), "fast1": ("s--", "tab:cyan"), "hf": ("^-", "tab:orange")}
+
+
+def training_scale_chart(series, sizes, caption, title, path):
+    """Log-log chart of training time and peak memory against corpus size, saved as a PNG
+    (python -m bpe_ref.bench --scale). `series`: who ('fast2', 'fast1' or 'hf') -> (label,
+    [(MB, seconds, peak MB), ...]); `sizes`: the corpus sizes on the x axis, in MB."""
+    import matplotlib.ticker
+    from matplotlib.figure import Figure  # no pyplot: the caller's backend stays as it is
+
+    fig = Figure(figsize=(10, 4))
+    left, right = fig.subplots(1, 2)
+    for who, (label, points) in series.items():
+        marker, color = SCALE_STYLES[who]
+        mbs = [mb for mb, _, _ in points]
+        left.loglog(mbs, [seconds for _, seconds, _ in points], marker, color=color, label=label)
+        right.loglog(mbs, [peak for _, _, peak in points], marker, color=color, label=label)
+    for ax, what in ((left, "training time (s, wall clock)"), (right, "peak memory rise (MB)")):
+        ax.set_xlabel("corpus size (MB)")
+        ax.set_ylabel(what)
+        ax.set_xticks(sizes, [f"{mb:g}" for mb in sizes])
+        ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+        ax.yaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1.0, 2.0, 5.0)))
+        ax.yaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+        ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda y, _: f"{y:g}"))
+        ax.grid(True, which="major", alpha=0.3)
+    right.set_title(caption, fontsize=9)
+    left.legend()
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    return path

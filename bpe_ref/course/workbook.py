@@ -19,10 +19,12 @@ import sys
 import traceback
 
 from . import demo_limit
-from ..grade.exercises import REGISTRY
 
 ICON = "⏳"
 HELPER = "_bpe_workbook_"  # the name the wrapped cells use to reach this module
+
+# The grader's catalogue of exercises (name -> where it is taught), handed in when the extension loads.
+exercises = {}
 
 # Filled in as cells run: a name a cell would have assigned -> why that cell stopped early:
 # (the exercise, "unwritten" or "too long").
@@ -71,11 +73,11 @@ def stub_name(error):
     if not frames:
         return None
     name = frames[-1].name
-    return name if name in REGISTRY else None
+    return name if name in exercises else None
 
 
 def where_to_write(name):
-    section = REGISTRY[name].section
+    section = exercises[name].section
     return f"write it in section “{section}”" if section else "write it above"
 
 
@@ -153,22 +155,28 @@ def assigned_names(statements):
 
 def load_ipython_extension(ipython):
     """`%load_ext bpe_ref.workbook`: install the cell wrapper and the demo limit (once) in this kernel."""
+    from ..grade.exercises import REGISTRY  # the layer above: imported only when a kernel loads us
+    exercises.update(REGISTRY)
     ipython.push({HELPER: sys.modules[__name__]}, interactive=False)
     if not any(isinstance(t, CalmStubs) for t in ipython.ast_transformers):
         ipython.ast_transformers.append(CalmStubs())
-    demo_limit.install()
+    demo_limit.install(exercises)
     if forget_loaded not in ipython.events.callbacks["post_run_cell"]:
         ipython.events.register("post_run_cell", forget_loaded)
 
 
 def forget_loaded(result=None):
     """After each cell, IPython forgets that this extension is loaded, so that the next
-    `%load_ext bpe_ref.workbook` (a second Run All) loads it again quietly instead of printing
-    "The bpe_ref.workbook extension is already loaded". Loading again changes nothing."""
+    `%load_ext bpe_ref.course.workbook` (a second Run All) loads it again quietly instead of printing
+    "The bpe_ref.course.workbook extension is already loaded". Loading again changes nothing.
+    It may be loaded by its old name too (bpe_ref.workbook, the same module): both are forgotten."""
     from IPython import get_ipython
     ipython = get_ipython()
     if ipython is not None:
-        ipython.extension_manager.loaded.discard(__name__)
+        loaded = ipython.extension_manager.loaded
+        this = sys.modules[__name__]
+        for name in [name for name in loaded if sys.modules.get(name) is this]:
+            loaded.discard(name)
 
 
 def unload_ipython_extension(ipython):

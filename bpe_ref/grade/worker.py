@@ -23,7 +23,8 @@ from pathlib import Path
 
 HERE = Path(os.path.realpath(__file__)).parent
 REFERENCE_ROOTS = ("bpe_ref", "tiktoken", "tiktoken_ext", "minbpe")
-NO_OP_MODULES = ("bpe_ref.grade", "bpe_ref.viewer", "bpe_ref.plots", "bpe_ref.workbook")  # the helpers cells use: harmless
+NO_OP_MODULES = ("bpe_ref.grade", "bpe_ref.course.viewer", "bpe_ref.course.plots", "bpe_ref.course.workbook",
+                 "bpe_ref.viewer", "bpe_ref.plots", "bpe_ref.workbook")  # the helpers cells use (old paths too): harmless
 USED = []  # reference objects touched during the current call
 
 
