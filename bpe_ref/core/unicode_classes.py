@@ -6,12 +6,16 @@ Unicode 16 leaves unassigned are letters (new CJK ideographs, new scripts), numb
 and a few assigned ones changed category. On text holding one of them the two split
 differently (U+3F633 is a letter to `regex`, punctuation to tiktoken), and so encode differently.
 
-`split_regex(pattern)` splits as tiktoken does at full speed: the pattern is compiled as
-written, and a text holding a code point on which the two tables disagree (rare) is split
-with each such code point replaced by a stand-in, a character of the same Unicode 16.0.0
-category on which they agree; the chunks are then cut from the text itself at the same
-places. ASCII text, the common case, is split by the standard `re` module instead, with
-each class written as its ASCII members: three times faster than `regex` on such text.
+`split_regex(pattern)` splits as tiktoken does, and fast: the standard `re` module runs the
+pattern with each class spelled out as Unicode 16.0.0's ranges, so the installed tables do not
+matter. ASCII text gets the classes' ASCII members; other text their members below U+10000,
+which `re` keeps as one bitmap per class (astral ranges would cost a test each per character).
+A text holding astral letters, digits or marks (𝐀, 𝟎, 𠀀) is split with each replaced by a
+stand-in, a character below U+10000 of the same Unicode 16.0.0 category, and the chunks are
+cut from the text itself at the same places; emoji and other astral characters are in no
+class and need none. Both are about three times faster than the `regex` module as written.
+A pattern `re` cannot run the same way (checked on a probe text) falls back to `regex`, with
+stand-ins for the code points on which its tables and Unicode 16.0.0 disagree.
 Unicode 16.0.0's categories come from bpe_ref/data/unicode16_categories.txt (made by
 tools/make_unicode_tables.py). The pattern strings themselves stay exactly tiktoken's.
 """
@@ -29,6 +33,12 @@ TABLE = Path(__file__).parent.parent / "data" / "unicode16_categories.txt"
 GROUPS = {"L": ("Lu", "Ll", "Lt", "Lm", "Lo"), "M": ("Mn", "Mc", "Me"), "N": ("Nd", "Nl", "No")}
 SHORT_TEXT = 64  # characters: below this a set lookup per character beats starting a regex
 PROPERTY = regex.compile(r"\\([pP])(?:\{(\^?)([A-Za-z_]+)\}|([A-Z]))")
+ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+# Unicode's White_Space, what \s means to tiktoken's Rust regex and to `regex` (to `re` it also
+# holds U+001C..U+001F, so the `re` patterns spell it out)
+WHITE_SPACE = [(0x09, 0x0D), (0x20, 0x20), (0x85, 0x85), (0xA0, 0xA0), (0x1680, 0x1680), (0x2000, 0x200A),
+               (0x2028, 0x2029), (0x202F, 0x202F), (0x205F, 0x205F), (0x3000, 0x3000)]
+RE_ESCAPES = frozenset("pPsSrntfx")  # escapes `re` reads as `regex` does (in the patterns we rewrite)
 
 
 @functools.lru_cache(maxsize=None)
@@ -44,14 +54,16 @@ def split_regex(pattern):
 class TiktokenSplit:
     """`pattern` compiled once, with findall reading \\p{L}, \\p{N}, \\p{M} as Unicode 16.0.0 does.
 
-    Three ways to split, picked per text:
+    The ways to split, picked per text:
     - ASCII text: the pattern with each class written as its ASCII letters and digits,
-      compiled by the standard `re` module, which is about three times faster than `regex`
-      on such text (when `re` reads the pattern the same way; checked on a probe text);
-    - text with no code point on which the tables disagree: the pattern as written;
-    - other text: each disagreeing code point is replaced by a stand-in, a character of the
-      same Unicode 16.0.0 category on which the tables agree; the pattern as written splits
-      that text, and the chunks are cut from the original text at the same places.
+      compiled by the standard `re` module (when `re` reads the pattern the same way;
+      checked on a probe text);
+    - other text: the same with each class's members below U+10000 (`bmp`), after astral
+      letters, digits and marks are replaced by stand-ins below U+10000;
+    - patterns `re` reads otherwise: the pattern as written in `regex`, and where a text
+      holds a code point on which `regex`'s tables and Unicode 16.0.0 disagree, that code
+      point replaced by a stand-in of the same Unicode 16.0.0 category on which they agree.
+    In both stand-in cases the chunks are cut from the original text at the same places.
     """
 
     def __init__(self, pattern):
@@ -96,9 +108,17 @@ class TiktokenSplit:
         """code point -> its stand-in (for str.translate), or None: see _stand_ins."""
         return _stand_ins(sorted(map(ord, self.disagree)), self.pattern)
 
+    @functools.cached_property
+    def bmp(self):
+        """The pattern for non-ASCII text in `re` (see bmp_pattern), or None if `re` reads it
+        otherwise than `regex` on a probe text. Compiled on the first such text: 15-50 ms."""
+        return _bmp_regex(self.pattern, self.fast)
+
     def findall(self, text):
         if text.isascii():
             return (self.ascii or self.fast).findall(text)
+        if self.bmp is not None:
+            return _findall_bmp(self.bmp, text)
         if not self.holds_disagreeing(text):
             return self.fast.findall(text)
         return self._findall_standing_in(text)
@@ -108,10 +128,7 @@ class TiktokenSplit:
         if self.stand_ins is None:  # the pattern names a disagreeing character itself
             return [text[m.start():m.end()] for m in self.exact.finditer(text)]
         copy = self._candidates.sub(self._stand_in, text)  # quicker than str.translate: they are rare
-        ends = list(itertools.accumulate(map(len, self.fast.findall(copy))))  # the chunks are let go
-        if ends and ends[-1] != len(text):  # the chunks leave gaps: find where each one starts
-            return [text[m.start():m.end()] for m in self.fast.finditer(copy)]
-        return list(map(text.__getitem__, map(slice, [0, *ends], ends)))
+        return _cut_like(text, copy, self.fast)
 
     def _stand_in(self, match):
         ch = match.group()
@@ -124,10 +141,76 @@ class TiktokenSplit:
         return regex.compile(exact_pattern(self.pattern))
 
 
-def exact_pattern(pattern, ranges_of=None):
+def _cut_like(text, copy, compiled):
+    """The chunks of `text` where `compiled` splits `copy`, a same-length copy of it."""
+    ends = list(itertools.accumulate(map(len, compiled.findall(copy))))  # the chunks are let go
+    if ends and ends[-1] != len(text):  # the chunks leave gaps: find where each one starts
+        return [text[m.start():m.end()] for m in compiled.finditer(copy)]
+    return list(map(text.__getitem__, map(slice, [0, *ends], ends)))
+
+
+def _findall_bmp(compiled, text):
+    """Split non-ASCII text with a bmp_pattern, astral letters, digits and marks stood in for."""
+    if not ASTRAL.search(text):
+        return compiled.findall(text)
+    stand_ins = _astral_stand_ins(frozenset(ASTRAL.findall(text)), compiled.pattern)
+    if not stand_ins:  # emoji and the like: in no class, as they should be
+        return compiled.findall(text)
+    ours = re.compile(_ranges_class(sorted(map(ord, stand_ins))))
+    copy = ours.sub(lambda match: stand_ins[match.group()], text)
+    return _cut_like(text, copy, compiled)
+
+
+def _astral_stand_ins(chars, pattern):
+    """{astral character: its stand-in below U+10000} for those in a Unicode 16.0.0 L, M or N
+    category. The stand-in has the same category, so every class of the pattern holds both or neither."""
+    categories = {ch: _category16(ord(ch)) for ch in chars}
+    return {ch: _bmp_stand_in(category, pattern) for ch, category in categories.items() if category}
+
+
+@functools.lru_cache(maxsize=None)
+def _bmp_stand_in(category, pattern):
+    """The first character from U+0100 to U+FFFF of `category` in Unicode 16.0.0 that is not
+    in `pattern` in any case (so no literal of the pattern matches it)."""
+    for cp in range(0x100, 0x10000):
+        ch = chr(cp)
+        if _category16(cp) == category and not any(c in pattern for c in {ch, ch.lower(), ch.upper(), ch.casefold()}):
+            return ch
+    raise ValueError(f"no stand-in below U+10000 for category {category}")
+
+
+def bmp_pattern(pattern):
+    """`pattern` for `re` on text below U+10000: each class written as Unicode 16.0.0's ranges
+    there, and \\s as Unicode's White_Space.
+
+    >>> re.findall(bmp_pattern(r"\\p{N}+"), "x ٣٤ Ⅻ")
+    ['٣٤', 'Ⅻ']
+    """
+    return exact_pattern(pattern, lambda name: [(a, min(b, 0xFFFF)) for a, b in _unicode16(name) if a <= 0xFFFF],
+                         spell_space=True)
+
+
+def _bmp_regex(pattern, reference):
+    """The `re` compile of bmp_pattern(pattern) if it splits the probe texts as `reference`
+    (the pattern in `regex`) does; None for a pattern with escapes or characters it does not
+    rewrite, or that `re` reads otherwise."""
+    escapes = set(re.findall(r"\\(.)", re.sub(r"\\\\", "", pattern)))
+    if (any(e.isalnum() and e not in RE_ESCAPES for e in escapes) or "[:" in pattern
+            or ASTRAL.search(pattern) is not None):
+        return None
+    try:
+        compiled = re.compile(bmp_pattern(pattern))
+        same = all(_findall_bmp(compiled, probe) == reference.findall(probe) for probe in UNICODE_PROBES)
+    except (re.error, ValueError, OverflowError):
+        return None
+    return compiled if same else None
+
+
+def exact_pattern(pattern, ranges_of=None, spell_space=False):
     """`pattern` with each \\p{L}, \\p{Lu}, \\p{N}, ... (and \\P{...}) written as Unicode 16.0.0's
-    ranges, inside a class or out; other escapes are left as they are. `ranges_of(name)`
-    gives the ranges to write instead (ascii_pattern's ASCII members, say)."""
+    ranges, inside a class or out; other escapes are left as they are, but for \\s and \\S
+    when `spell_space` (written as White_Space). `ranges_of(name)` gives the ranges to write
+    instead (ascii_pattern's ASCII members, say)."""
     ranges_of = ranges_of or _unicode16
     out, i = [], 0
     class_body = None  # where the body of the class we are in starts, None outside classes
@@ -139,6 +222,11 @@ def exact_pattern(pattern, ranges_of=None):
             negated = (found.group(1) == "P") != bool(found.group(2))
             out.append(_class_text(ranges_of(name), negated, inside=class_body is not None))
             i = found.end()
+            continue
+        if spell_space and ch == "\\" and pattern[i + 1:i + 2] in ("s", "S"):
+            negated = pattern[i + 1] == "S"
+            out.append(_class_text(WHITE_SPACE, negated, inside=class_body is not None))
+            i += 2
             continue
         step = 2 if ch == "\\" else 1
         if ch == "[" and class_body is None:
@@ -175,6 +263,15 @@ def _ascii_regex(pattern):
     except (re.error, regex.error, ValueError, OverflowError):
         return None
     return compiled if same else None
+
+
+UNICODE_PROBES = (
+    "Ça va? J'AI dit 'non' — d'accord. ſ's K's İs Ǆa ǅa 𝐀𝐁c 𝟎𝟏2 ½ Ⅻ x² ٣٤ ๓ १२३४ 12345\n",
+    "مرحبا بالعالم، كيف حالك؟ שלום עולם! Привет, мир. Γειά σου κόσμε. สวัสดีครับ नमस्ते दुनिया",
+    "안녕하세요 세계 你好，世界。日本語のテキスト 𠀀𠀁 x\u0301y e\u0308 ห\u0e31 \u200d\u20dd a\u0300's",
+    " \t\u00a0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000\x85\x1c\x1d\x1e\x1f\x0b\x0c\r\n \n\n a",
+    "emoji 😀😃 👩‍💻 🇫🇷 a😀b 1😀2 😀's ❤️ ✓ ™ © ¿Qué? ¡Sí! «oui» „ja“ 「はい」 ...\r\n\r\n  \t x  ",
+)
 
 
 def _category(match):
