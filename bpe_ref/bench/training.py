@@ -14,21 +14,21 @@ from .report import fmt_row, pair_text, time_ratios, train_line
 def job_train(spec):
     """Our trainer ('fast' or 'naive'), GPT-4 split, on the first spec['mb'] MB held as one str,
     or on the corpus file spec['path'], counting in spec['workers'] processes."""
-    import bpe_ref.core.base
+    import bpe_ref.core.training
     from bpe_ref import RegexTokenizer
 
     source = Path(spec["path"]) if "path" in spec else "".join(corpus(spec["mb"]))
     workers = spec.get("workers")
     tok = RegexTokenizer()
     distinct = {}
-    count_chunks = bpe_ref.core.base.count_chunks
+    count_chunks = bpe_ref.core.training.count_chunks
 
     def counting(*args, **kwargs):  # note how many distinct chunks the corpus has
         counts = count_chunks(*args, **kwargs)
         distinct["chunks"] = len(counts)
         return counts
 
-    bpe_ref.core.base.count_chunks = counting
+    bpe_ref.core.training.count_chunks = counting
 
     def train():
         tok.train(source, spec["vocab"], algorithm=spec["algorithm"], workers=workers)

@@ -6,13 +6,12 @@ Special tokens follow tiktoken: text that spells a special token raises by defau
 """
 
 from .fast import CHUNK_CACHE_SIZE, ChunkEncoder
-from .naive import best_pair, check_tie_break, check_vocab_size, get_stats, merge
+from .naive import check_tie_break, check_vocab_size
 from .parallel import encode_ordinary_parts
-from .pretokenize import check_special_token_list, count_chunks, read_text
-from .progress import MergeReporter, progress_bar
+from .pretokenize import check_special_token_list
 from .specials import check_disallowed, refuse_disallowed, special_policy
 from .stream import iter_parts, special_token_regex
-from .trainer import PairTable
+from .training import learn_merges
 
 IDENTITY_BYTES = list(range(256))  # byte value -> id of its one-byte token, when nothing is shuffled
 
@@ -75,42 +74,13 @@ class Tokenizer:
                 f"tokens; ask for at least {256 + len(specials)} (vocab_size counts the special tokens)"
             )
         last_id = vocab_size - len(specials)  # merges get the ids 256 .. last_id - 1
-        reporter = MergeReporter(last_id - 256, verbose)
-        if algorithm == "fast":
-            with progress_bar("counting chunks", "B", verbose) as bar:
-                progress = None if bar.disable else bar
-                # the chunk counts are dropped once laid out: only the table is kept
-                table = PairTable(count_chunks(text, self.pattern, specials, workers=workers,
-                                               progress=progress), tie_break)
-            with reporter:
-                merges = table.learn_merges(last_id, reporter)
-        else:
-            with reporter:
-                merges = self._train_naive(read_text(text), last_id, specials, tie_break, reporter)
+        merges = learn_merges(text, last_id, pattern=self.pattern, special_tokens=specials, tie_break=tie_break,
+                              algorithm=algorithm, workers=workers, verbose=verbose)
         self._set_merges(merges, IDENTITY_BYTES)
         self.whole_tokens = self._trained_tokens()
         if special_tokens is not None:
             self.special_tokens = {token: 256 + len(merges) + i for i, token in enumerate(specials)}
             self.vocab = self._build_vocab()
-
-    def _train_naive(self, text, vocab_size, specials, tie_break, on_merge):
-        """The lesson's loop: recount every pair in every chunk, merge the most frequent, repeat."""
-        stretches = special_token_regex(specials).split(text)[::2] if specials else [text]
-        chunks = [list(chunk.encode("utf-8")) for stretch in stretches for chunk in self.split(stretch)]
-        vocab = {idx: bytes([idx]) for idx in range(256)}
-        merges = {}
-        for idx in range(256, vocab_size):
-            stats = {}
-            for ids in chunks:
-                get_stats(ids, stats)
-            if not stats:
-                break
-            pair = best_pair(stats, vocab, tie_break)
-            chunks = [merge(ids, pair, idx) for ids in chunks]
-            merges[pair] = idx
-            vocab[idx] = vocab[pair[0]] + vocab[pair[1]]
-            on_merge(merges, pair, idx, stats[pair])
-        return merges
 
     # ------------------------------------------------------------------ encoding
 
