@@ -9,7 +9,7 @@
     python -m bpe_ref.bench --stream          # peak memory of encode_iterable over a 100 MB file
     python -m bpe_ref.bench --chart scale.png # where the training-at-scale chart goes
 
-The corpus needs no network (bpe_ref.corpus): the course's multilingual text, then the .txt,
+The corpus needs no network (bpe_ref.bench.corpora): the course's multilingual text, then the .txt,
 .rst and .py files of this Python's standard library (about 32 MB), then the same documents
 again with a growing share of their words respelled, as far as the size asked for. Each
 size's SHA-256 is printed, so runs on the same Python compare. Training at scale reads the

@@ -29,7 +29,7 @@ class Tokenizer:
         self.vocab = self._build_vocab()  # id -> bytes
         self._cache = {}  # chunk (str) -> ids
         self._encoder = None  # the ChunkEncoder for new chunks, made on first use
-        self.whole_tokens = None  # bytes -> id where a whole token encodes as itself (bpe_ref.fast)
+        self.whole_tokens = None  # bytes -> id where a whole token encodes as itself (bpe_ref.core.fast)
 
     # ------------------------------------------------------------------ training
 
@@ -52,7 +52,7 @@ class Tokenizer:
         `tie_break`: of equally frequent pairs, "first" takes the one that occurs first in the
         text, "lexicographic" the one whose (bytes, bytes) is greatest (CS336's rule).
         algorithm="naive" runs the lesson's loop (recount, pick, merge); the default "fast"
-        (bpe_ref.trainer) learns exactly the same merges, much sooner. `workers` is how many
+        (bpe_ref.core.training) learns exactly the same merges, much sooner. `workers` is how many
         processes count chunks (default: every core, for inputs of a few MB or more).
         Progress bars show on stderr when `verbose` or when stderr is a terminal.
 
@@ -141,7 +141,7 @@ class Tokenizer:
 
         The ids are those of encode("".join(iterable), ...), also where a chunk or a special
         token spans two pieces. Text is held back only up to the next place where no chunk can
-        cross (bpe_ref.stream), so memory grows with the longest such stretch, not with the
+        cross (bpe_ref.core.stream), so memory grows with the longest such stretch, not with the
         input; with no split pattern, or a pattern other than GPT-2's, GPT-4's and o200k's,
         only special tokens cut the text. A disallowed special token raises where it is met.
 
@@ -169,7 +169,7 @@ class Tokenizer:
     def encode_batch(self, texts, *, num_workers=None, allowed_special=frozenset(), disallowed_special="all"):
         """encode of each text, like tiktoken's encode_batch, on `num_workers` processes.
 
-        A long text is cut where no chunk can cross (bpe_ref.stream), so even one text is
+        A long text is cut where no chunk can cross (bpe_ref.core.stream), so even one text is
         shared out: encode_batch([text])[0] == encode(text), sooner on several cores.
 
         >>> tok.encode_batch(["hi", "<|endoftext|>"], allowed_special="all")[1] == [tok.special_tokens["<|endoftext|>"]]
@@ -193,7 +193,7 @@ class Tokenizer:
         return batch
 
     def _chunk_encoder(self):
-        """The ChunkEncoder for chunks not in the cache (bpe_ref.fast), made once per set of merges."""
+        """The ChunkEncoder for chunks not in the cache (bpe_ref.core.fast), made once per set of merges."""
         if self._encoder is None:
             self._encoder = ChunkEncoder(self.merges, self.byte_shuffle, self.vocab, self.whole_tokens)
         return self._encoder
@@ -274,7 +274,7 @@ class Tokenizer:
 
     def _trained_tokens(self):
         """bytes -> id of the byte tokens and the merges' tokens. After training, and in
-        tiktoken's encodings, each one is what BPE makes of its own bytes (bpe_ref.fast)."""
+        tiktoken's encodings, each one is what BPE makes of its own bytes (bpe_ref.core.fast)."""
         ids = [*self.byte_shuffle, *self.merges.values()]
         return {self.vocab[idx]: idx for idx in ids}
 
@@ -293,7 +293,7 @@ class Tokenizer:
     # ------------------------------------------------------------------ formats (the logic lives in bpe_ref.formats)
 
     def to_tiktoken(self, name):
-        """A tiktoken.Encoding named `name` with the same ids (bpe_ref.export explains when it can).
+        """A tiktoken.Encoding named `name` with the same ids (bpe_ref.formats.export explains when it can).
 
         >>> tok.to_tiktoken("mytok").encode("hello world") == tok.encode("hello world")
         True

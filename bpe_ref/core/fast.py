@@ -1,6 +1,6 @@
-"""Fast byte-level BPE encoding in pure Python: the same tokens as bpe_ref.naive, sooner.
+"""Fast byte-level BPE encoding in pure Python: the same tokens as bpe_ref.core.naive, sooner.
 
-Training lives in bpe_ref.trainer.
+Training lives in bpe_ref.core.trainer.
 
 Encoding. `encode_chunk_fast` repeatedly merges the leftmost adjacent pair with the lowest
 rank, as tiktoken does. A merge's rank is its place in the merges' order; when the ids grow in

@@ -1,7 +1,7 @@
 """Naive byte-level BPE: the functions learners write, in their simplest correct form.
 
 These are the references the grader compares against. They favour clarity over speed;
-see bpe_ref.fast for the trainer and encoder a real corpus needs. The workbooks' given cells
+see bpe_ref.core.fast for the trainer and encoder a real corpus needs. The workbooks' given cells
 are generated from this file (tools/make_notebooks.py), so each helper is written once.
 """
 

@@ -2,7 +2,7 @@
 
 Training needs only how often each distinct chunk occurs, in order of first appearance, not
 the list of every chunk. The text is read in pieces, cut into parts at safe cuts and special
-tokens (bpe_ref.stream), and each part is split and counted on its own. Once the input is
+tokens (bpe_ref.core.stream), and each part is split and counted on its own. Once the input is
 large, parts are counted in worker processes on every core and their counts are added in
 the parts' order, so each chunk keeps its place of first appearance, as the tie-break
 needs. Memory stays near the distinct chunks plus a few parts, whatever the input's size.

@@ -44,7 +44,7 @@ class RegexTokenizer(Tokenizer):
 
     def split(self, text):
         """The chunks of `text` under this tokenizer's pattern: regex.findall, with \\p{L}, \\p{N}
-        and \\p{M} read as tiktoken reads them (bpe_ref.unicode_classes)."""
+        and \\p{M} read as tiktoken reads them (bpe_ref.core.unicode_classes)."""
         if self._compiled is None:
             return super().split(text)
         return self._compiled.findall(text)

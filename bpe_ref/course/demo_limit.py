@@ -2,7 +2,7 @@
 
 `check` limits every call it makes, but a demo cell calls the learner's `encode` directly, and an
 `encode` that never shortens its ids used to hang Run All until someone interrupted the kernel.
-While a workbook cell runs (bpe_ref.workbook wraps each one), the kernel's main thread is
+While a workbook cell runs (bpe_ref.course.workbook wraps each one), the kernel's main thread is
 looked at four times a second: by a CPU-time timer's signal (it reaches code that holds on to
 the interpreter, such as a backtracking regex) and by a watchdog thread (for code that sleeps or
 waits). When one call of an exercise the learner wrote in the notebook has been running for
@@ -27,7 +27,7 @@ import time
 
 # One call of a learner's exercise from a demo cell. The solutions' longest, recover_merges on a
 # tiktoken encoding in workbook 09, took 4.5 s here; a learner's right but slower code, on a slower
-# computer, may take several times that. Change it in a notebook with bpe_ref.demo_limit.SECONDS = 120.
+# computer, may take several times that. Change it in a notebook with bpe_ref.course.demo_limit.SECONDS = 120.
 SECONDS = 60.0
 AGAIN = 5.0  # a function already stopped once, until it is redefined: so that Run All does not wait a
 #             full minute at each of the demo cells that call a broken encode

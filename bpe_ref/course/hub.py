@@ -4,7 +4,7 @@ A hub starts `bpe-course-hub singleuser` as each learner's server (`c.Spawner.cm
 docs/hub.md). Running as the learner (not as root in the hub, where a learner's links in their
 own home could steer it), it
 - makes their workspace (~/bpe-course, or $BPE_COURSE_WORKSPACE) current with
-  bpe_ref.workspace, exactly as `course.py lab` does on a laptop: the first start copies every
+  bpe_ref.course.workspace, exactly as `course.py lab` does on a laptop: the first start copies every
   workbook and the read-only solutions, later starts bring the course's updates and never
   overwrite the learner's work;
 - keeps it private (mode 700): homes on a shared machine are often readable by everyone;
@@ -79,7 +79,7 @@ def singleuser(argv):
 
 def server_options():
     """The options of `course.py lab`'s server that apply on a hub too: the contents manager
-    that keeps the course's copies read only, when bpe_ref.lab names one."""
+    that keeps the course's copies read only, when bpe_ref.course.lab names one."""
     manager = getattr(lab, "CONTENTS_MANAGER", None)
     return [f"--ServerApp.contents_manager_class={manager}"] if manager else []
 

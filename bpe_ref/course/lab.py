@@ -1,11 +1,11 @@
-"""Open the course in JupyterLab: `python -m bpe_ref.lab [--workspace DIR] [JupyterLab options]`.
+"""Open the course in JupyterLab: `python -m bpe_ref.course.lab [--workspace DIR] [JupyterLab options]`.
 
 `python3 course.py lab` runs this in the course's .venv (conda users run it themselves). It
-- fills or tops up the learner's workspace (bpe_ref.workspace) and makes it the server's root,
+- fills or tops up the learner's workspace (bpe_ref.course.workspace) and makes it the server's root,
   so the file browser holds the workbooks, the read-only solutions and the drills;
 - makes 00_start_here the server's default page: the browser opens it, and so does the URL the
   server prints (with --no-browser too);
-- has the server refuse writes to the course's read-only material, even as root (bpe_ref.read_only);
+- has the server refuse writes to the course's read-only material, even as root (bpe_ref.course.read_only);
 - writes settings into this Python environment, whatever later starts lab from it:
   JupyterLab's terminals get the course's commands on PATH (a login shell on Debian resets
   PATH from /etc/profile when lab was started without a terminal of its own), the
@@ -40,7 +40,7 @@ def terminal_rc(prefix):
     bin_dir = Path(prefix) / ("Scripts" if os.name == "nt" else "bin")
     activate = bin_dir / "activate"
     lines = [
-        "# JupyterLab terminals for bpe-course (written by bpe_ref.lab): a login shell's start-up,",
+        "# JupyterLab terminals for bpe-course (written by bpe_ref.course.lab): a login shell's start-up,",
         "# then this environment's commands (bpe-grade, bpe-practice) first on PATH.",
         "[ -f /etc/profile ] && . /etc/profile",
         "if [ -f ~/.bash_profile ]; then . ~/.bash_profile",

@@ -1,9 +1,9 @@
 """The workspace's read-only material, refused by the Jupyter server itself.
 
 solutions/, updates/, docs/ and README.md in the workspace are copies that the course writes
-afresh on every start (bpe_ref.workspace). Their files are read only, but root ignores file
+afresh on every start (bpe_ref.course.workspace). Their files are read only, but root ignores file
 modes, so JupyterLab run as root (a container) saved a solution and said "Saving completed".
-`python -m bpe_ref.lab` starts JupyterLab with this contents manager instead: it tells
+`python -m bpe_ref.course.lab` starts JupyterLab with this contents manager instead: it tells
 JupyterLab that those files are not writable (Ctrl+S then says "… is read-only", and autosave
 leaves them alone) and refuses any save, upload, rename or delete there, whoever runs the server,
 with a message that says where the learner's work belongs.

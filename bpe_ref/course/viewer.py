@@ -1,6 +1,6 @@
 """See tokens: the text as coloured spans, one per token, like the online tokenizer playgrounds.
 
-    from bpe_ref.viewer import show_tokens, compare_token_counts
+    from bpe_ref.course.viewer import show_tokens, compare_token_counts
     show_tokens("Hello 안녕 😀")                                  # gpt2, cl100k_base, o200k_base
     show_tokens(text, {"mine": (encode, vocab), "GPT-4": "cl100k_base"})
     counts = compare_token_counts({"English": "...", "Korean": "..."}); plt.show()

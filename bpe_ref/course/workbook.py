@@ -1,13 +1,13 @@
 """The workbooks' kernel helper: an exercise you have not written yet is a calm note, not a traceback.
 
-Every workbook starts with `%load_ext bpe_ref.workbook`. From then on, a cell that calls an
+Every workbook starts with `%load_ext bpe_ref.course.workbook`. From then on, a cell that calls an
 exercise whose stub still raises NotImplementedError prints one line (what is missing, where
 its exercise is) and counts as run, so Run All goes on to the end of the workbook. A later cell
 that needs a value such a cell would have made says so too, instead of raising NameError.
 Every other error shows its usual traceback.
 
 A call of one of the learner's exercises from a demo cell runs under a time limit
-(bpe_ref.demo_limit): an endless loop there prints one line, and Run All goes on too.
+(bpe_ref.course.demo_limit): an endless loop there prints one line, and Run All goes on too.
 
 How: IPython runs each cell through `ast_transformers`; ours wraps the cell's statements in one
 `with` block. The cell's last expression is still shown, through IPython's display hook.
@@ -154,7 +154,7 @@ def assigned_names(statements):
 
 
 def load_ipython_extension(ipython):
-    """`%load_ext bpe_ref.workbook`: install the cell wrapper and the demo limit (once) in this kernel."""
+    """`%load_ext bpe_ref.course.workbook`: install the cell wrapper and the demo limit (once) in this kernel."""
     from ..grade.exercises import REGISTRY  # the layer above: imported only when a kernel loads us
     exercises.update(REGISTRY)
     ipython.push({HELPER: sys.modules[__name__]}, interactive=False)

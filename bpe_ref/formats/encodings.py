@@ -11,7 +11,7 @@ cache, byte for byte (`install_offline_cache`), and a line in the environment's 
 points every Python process of the environment at that cache.
 
 `from_tiktoken` recovers the merges from the ranks once and keeps them in the user's cache
-folder (bpe_ref.merges_cache), so a new process loads them instead of recovering them again.
+folder (bpe_ref.formats.merges_cache), so a new process loads them instead of recovering them again.
 """
 
 import functools
@@ -73,7 +73,7 @@ def use_offline_cache():
 
 
 def install_offline_cache():
-    """The set-up's part (course.py setup, python -m bpe_ref.lab): write GPT-2's files beside the
+    """The set-up's part (course.py setup, python -m bpe_ref.course.lab): write GPT-2's files beside the
     rank files, or into the user's cache folder when the package folder is read-only; fill a
     cache folder the user chose too. Returns the course's own folder, for tiktoken to use."""
     target = os.environ.get("TIKTOKEN_CACHE_DIR", os.environ.get("DATA_GYM_CACHE_DIR"))
@@ -250,7 +250,7 @@ def from_tiktoken(name):
     """A RegexTokenizer equal, token for token, to tiktoken's encoding `name`.
 
     The merges are recovered from tiktoken's ranks the first time (about a second for
-    cl100k_base) and read from the user's cache folder after that (bpe_ref.merges_cache).
+    cl100k_base) and read from the user's cache folder after that (bpe_ref.formats.merges_cache).
 
     >>> tok = from_tiktoken("cl100k_base")
     >>> tok.encode("hello world") == get_encoding("cl100k_base").encode("hello world")

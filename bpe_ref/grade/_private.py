@@ -1,6 +1,6 @@
 """A private copy of the naive reference for the judges.
 
-Loaded from its file under another name, so a learner's kernel that rebinds `bpe_ref.naive.merge`
+Loaded from its file under another name, so a learner's kernel that rebinds `bpe_ref.core.naive.merge`
 (by accident or not) does not change what the in-notebook checks expect.
 """
 

@@ -1,6 +1,6 @@
 """Workbook 03a, word-level tokenization: `word_tokenize`, one regex for English and Arabic.
 
-The rules the task pins (and WORD_PATTERN in bpe_ref/words.py follows), in this order:
+The rules the task pins (and WORD_PATTERN in bpe_ref/basics/words.py follows), in this order:
 abbreviations `(?:[A-Z]\\.)+`; numbers `\\$?\\d+(?:\\.\\d+)?%?`, Arabic-Indic digits included;
 words `\\w+(?:-\\w+)*`, where a word keeps its vowel and other combining marks and its tatweel
 (U+0640); the ellipsis; then any other grapheme but space is a token of its own (the Arabic
