@@ -185,3 +185,19 @@ def test_a_cycle_is_found(bad_package):
     cycles = import_cycles(bad_package)
     assert any(c.startswith("bpe_ref.core.base -> bpe_ref.formats.model_file -> bpe_ref.core.base") for c in cycles)
     assert any("bpe_ref.core.fast -> bpe_ref.core.naive -> bpe_ref.core.fast" in c for c in cycles)
+
+
+# ------------------------------------------------------------------ what learners saved before the move
+
+
+def test_a_given_cell_saved_before_the_move_is_still_the_course_given_cell():
+    """Workbook 06's given cell once said `# Given, as in bpe_ref/naive.py`; a learner's copy saved
+    then still gets get_stats and merge as given, not graded as the learner's own."""
+    from bpe_ref.grade.course_copy import course_cell, course_cells
+
+    current = next(text for text, cell in course_cells()["06_encoding"].items() if cell.given)
+    header, _, body = current.partition("\n")
+    assert header.startswith("# Given, as in bpe_ref/core/naive.py")
+    old = header.replace("bpe_ref/core/naive.py", "bpe_ref/naive.py") + "\n" + body
+    assert course_cell(old, "06_encoding").given == ("get_stats", "merge")
+    assert course_cell(body + "\nx = 1", "06_encoding").given == ()  # changed code is the learner's
