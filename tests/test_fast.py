@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from bpe_ref import BasicTokenizer, RegexTokenizer, from_tiktoken, get_encoding
 from bpe_ref import encode as naive_encode
 from bpe_ref import train as naive_train
-from bpe_ref.fast import LONG_CHUNK, _bpe_heap, _bpe_scan, encode_chunk_fast
+from bpe_ref.fast import LONG_CHUNK, MANY_CHUNKS, _bpe_heap, _bpe_scan, encode_chunk_fast
 from bpe_ref.trainer import train_fast
 
 MULTILINGUAL = Path(__file__).parent / "data" / "multilingual.txt"
@@ -242,3 +242,106 @@ def test_trained_tokens_encode_as_themselves(basic_tok):
     basic_tok._clear_cache()
     for token, idx in basic_tok.whole_tokens.items():
         assert encode_chunk_fast(token, basic_tok.merges, list(range(256))) == [idx], f"{token!r}"
+
+
+# ------------------------------------------------------------------ many new chunks at once
+
+
+@pytest.fixture(scope="module")
+def other_layouts():
+    """A tokenizer trained here, and the same merges under shuffled ids (bytes not at 0..255,
+    ids not growing in merge order) given by from_vocab, with no whole-token shortcut."""
+    trained = RegexTokenizer()
+    trained.train(medium_text(), 256 + 300)
+    order = list(trained.vocab)
+    random.Random(3).shuffle(order)
+    new_id = dict(zip(trained.vocab, order))
+    vocab = {new_id[idx]: token for idx, token in trained.vocab.items()}
+    merges = [(trained.vocab[a], trained.vocab[b]) for a, b in trained.merges]
+    shuffled = RegexTokenizer.from_vocab(vocab, merges, pattern=trained.pattern)
+    return {"trained": trained, "shuffled ids": shuffled}
+
+
+def one_at_a_time(encoder, chunks):
+    """Plain BPE on each chunk, no seams, no pieces, no whole-token shortcut."""
+    return [tuple(encode_chunk_fast(chunk.encode("utf-8"), encoder.ranks, encoder.byte_table, encoder.rank_ids))
+            for chunk in chunks]
+
+
+chunk_lists = st.lists(st.text(alphabet=st.sampled_from(TRICKY + list("the cat sat")), min_size=1, max_size=12),
+                       min_size=MANY_CHUNKS, max_size=3 * MANY_CHUNKS)
+
+
+@settings(max_examples=60, deadline=None)
+@given(chunk_lists)
+def test_many_new_chunks_at_once_equal_plain_bpe(references, other_layouts, chunks):
+    """encode_many's one pass (seams found by numpy over all the chunks' bytes) gives each chunk
+    plain BPE's ids, for tiktoken's encodings and for ids laid out otherwise."""
+    tokenizers = {name: tok for name, (tok, _) in references.items()} | other_layouts
+    for name, tok in tokenizers.items():
+        encoder = tok._chunk_encoder()
+        encoder.clear()
+        assert encoder.encode_many(chunks) == one_at_a_time(encoder, chunks), f"{name} differs on {chunks!r}"
+
+
+def test_many_chunks_with_an_empty_one(references):
+    """A custom pattern can match empty text; its chunk has no ids and moves no other chunk's."""
+    encoder = references["cl100k_base"][0]._chunk_encoder()
+    chunks = ["", *(f" word{i}" for i in range(MANY_CHUNKS)), ""]
+    assert encoder.encode_many(chunks) == one_at_a_time(encoder, chunks)
+    tok, text = RegexTokenizer(r"\p{L}*|\d"), "ab cd 1" * 40  # chunks 'ab', '', 'cd', '', '1', ...
+    assert "" in tok.split(text)
+    assert tok.encode_ordinary(text) == [b for chunk in tok.split(text) for b in chunk.encode()]
+
+
+def test_a_trained_tokenizer_encodes_a_long_text_as_naive_does(other_layouts):
+    text = medium_text()
+    for name, tok in other_layouts.items():
+        tok._clear_cache()
+        expected = [idx for chunk in tok.split(text) for idx in naive_encode(chunk, tok.merges)]
+        if name == "trained":
+            assert tok.encode_ordinary(text) == expected
+        assert tok.decode(tok.encode_ordinary(text)) == text
+
+
+# ------------------------------------------------------------------ the trainer's table, built with numpy
+
+
+def plain_layout_and_pairs(weights):
+    """The trainer's layout and first count, one byte at a time: what the numpy versions must give."""
+    ids, nxt, prv, weight = [], [], [], []
+    for chunk, w in weights.items():
+        data = chunk.encode("utf-8")
+        start = len(ids)
+        for k, b in enumerate(data):
+            ids.append(b)
+            nxt.append(start + k + 1 if k + 1 < len(data) else -1)
+            prv.append(start + k - 1 if k > 0 else -1)
+            weight.append(w)
+    count, where = {}, {}
+    for pos, right in enumerate(nxt):
+        if right != -1:
+            pair = (ids[pos], ids[right])
+            count[pair] = count.get(pair, 0) + weight[pos]
+            where.setdefault(pair, []).append(pos)
+    return (ids, nxt, prv, weight), count, where
+
+
+@pytest.mark.parametrize("block", [1, 5, 64, 1 << 19])
+def test_layout_and_count_pairs_equal_a_plain_loop(monkeypatch, block):
+    """Positions counted a block at a time give the counts, the positions (in order) and the
+    pairs' order of first occurrence of one pass, whatever the block's size."""
+    from collections import Counter
+
+    from bpe_ref import trainer
+
+    weights = Counter(RegexTokenizer().split(medium_text()[:3000]))
+    weights.update({"": 2, "é😀": 2**31})  # an empty chunk (no byte, no pair), a weight past 32 bits
+    arrays, want_count, want_where = plain_layout_and_pairs(weights)
+    got = trainer.layout(weights)
+    assert [list(a) for a in got] == list(arrays) and got[3].typecode == "q"
+    monkeypatch.setattr(trainer, "COUNT_BLOCK", block)
+    count, where = trainer.count_pairs(got[0], got[1], got[3])
+    assert list(count.items()) == list(want_count.items())
+    assert {pair: list(positions) for pair, positions in where.items()} == want_where
+    assert list(where) == list(want_where)

@@ -100,9 +100,8 @@ class Tokenizer:
             if len(cache) + len(new) > CHUNK_CACHE_SIZE:
                 self._clear_cache()
                 new = set(chunks)
-            encode = self._chunk_encoder().encode
-            for chunk in new:
-                cache[chunk] = encode(chunk.encode("utf-8"))
+            new = list(new)
+            cache.update(zip(new, self._chunk_encoder().encode_many(new)))
         ids = []
         for chunk in chunks:
             ids.extend(cache[chunk])

@@ -25,14 +25,21 @@ A new chunk costs the most, so three shortcuts come first (ChunkEncoder):
   alone. A chunk is cut at its seams into pieces, and each piece is encoded once and cached:
   in a new Chinese or Russian word most pieces are characters met before.
 - What is left goes through the merge loop below.
+
+Many new chunks at once (the first encode of a text) go through `encode_many`: their bytes are
+joined and every seam among them is found in one numpy lookup of a 65,536-entry table, so the
+per-chunk Python work is a few C-level maps: slice the pieces, look each up, join their ids.
 """
 
+import functools
 import heapq
+import sys
 from itertools import chain, compress, pairwise, product, repeat
 
-NO_RANK = float("inf")  # the rank of a pair no merge knows
+NO_RANK = sys.maxsize  # the rank of a pair no merge knows (an int: min() compares ints faster)
 LONG_CHUNK = 64  # ids; above this, encode with a heap instead of rescanning the ranks
 SHORT_CHUNK = 4  # bytes; a chunk this short goes straight to BPE: looking for seams costs more
+MANY_CHUNKS = 64  # new chunks; from this many on, encode_many's one numpy pass beats a loop
 CHUNK_CACHE_SIZE = 500_000  # chunks a tokenizer remembers the ids of before it starts afresh
 
 
@@ -72,6 +79,36 @@ class ChunkEncoder:
         pieces = map(chunk_bytes.__getitem__, map(slice, [0, *cuts], [*cuts, len(chunk_bytes)]))
         return list(chain.from_iterable(map(self.pieces.__getitem__, pieces)))  # all in C but new pieces
 
+    @functools.cached_property
+    def seam_table(self):
+        """The seams as a numpy table for encode_many (numpy is imported on first use, not with
+        bpe_ref: it would double the package's import time)."""
+        return seam_table(self.seams)
+
+    def encode_many(self, chunks):
+        """The ids of each chunk in a list of new chunks (str), as tuples, in order: one pass over
+        all their bytes cuts them at chunk ends and seams, and each piece is looked up (or
+        encoded) once. Tuples, because a cache holds them: immutable, and the garbage
+        collector stops scanning a tuple of ints once it has seen it (a list it scans again
+        and again as the cache grows)."""
+        if len(chunks) < MANY_CHUNKS or "" in chunks:  # a pattern may match empty text
+            return [tuple(self.encode(chunk.encode("utf-8"))) for chunk in chunks]
+        import numpy as np
+
+        encoded = list(map(str.encode, chunks))
+        data = b"".join(encoded)
+        chunk_ends = np.cumsum(np.fromiter(map(len, encoded), np.int64, len(encoded)))
+        starts = piece_starts(data, chunk_ends, self.seam_table)
+        stops = [*starts[1:], len(data)]
+        pieces = map(data.__getitem__, map(slice, starts, stops))
+        piece_ids = list(map(self.pieces.__getitem__, pieces))
+        # each chunk's ids are one slice of all the pieces' ids joined
+        ids = tuple(chain.from_iterable(piece_ids))
+        piece_ends = np.cumsum(np.fromiter(map(len, piece_ids), np.int64, len(piece_ids)))
+        last_piece = np.searchsorted(starts, chunk_ends) - 1  # the piece holding each chunk's last byte
+        ends = piece_ends[last_piece].tolist()
+        return list(map(ids.__getitem__, map(slice, [0, *ends[:-1]], ends)))
+
     def encode_piece(self, piece):
         """BPE on bytes with no seam inside (or a whole chunk)."""
         whole = self.whole_tokens.get(piece)
@@ -84,11 +121,11 @@ class PieceCache(dict):
     """piece (bytes) -> ids; a piece not in it yet is encoded on the spot (__missing__)."""
 
     def __init__(self, encoder):
-        super().__init__((bytes([b]), [idx]) for b, idx in enumerate(encoder.byte_shuffle))
+        super().__init__((bytes([b]), (idx,)) for b, idx in enumerate(encoder.byte_shuffle))
         self.encoder = encoder
 
     def __missing__(self, piece):
-        ids = self[piece] = self.encoder.encode_piece(piece)
+        ids = self[piece] = tuple(self.encoder.encode_piece(piece))
         return ids
 
 
@@ -104,6 +141,28 @@ def seams(merges, vocab):
 
 
 BYTE_PAIRS = frozenset(product(range(256), repeat=2))  # all 65,536 (byte, byte) pairs
+
+
+def seam_table(seam_pairs):
+    """A numpy bool per byte pair, at x * 256 + y: True where (x, y) is a seam."""
+    import numpy as np
+
+    table = np.zeros(65536, dtype=bool)
+    table[[x << 8 | y for x, y in seam_pairs]] = True
+    return table
+
+
+def piece_starts(data, chunk_ends, table):
+    """Where the pieces of the joined chunks start: 0, each chunk's start, and each seam.
+
+    piece_starts(b"hihi", np.array([2, 4]), table) -> [0, 2], when 'hi' is a token.
+    """
+    import numpy as np
+
+    pairs = np.frombuffer(data, np.uint8).astype(np.uint16)
+    cut = table[pairs[:-1] << 8 | pairs[1:]]  # cut[i]: a piece ends after byte i
+    cut[chunk_ends[:-1] - 1] = True
+    return [0, *(np.flatnonzero(cut) + 1).tolist()]
 
 
 
@@ -156,7 +215,8 @@ def _bpe_scan(ids, ranks, rank_ids=None):
             break
         i = pair_ranks.index(rank)
         new = rank if rank_ids is None else rank_ids[rank]
-        ids[i:i + 2] = [new]
+        ids[i] = new
+        del ids[i + 1]
         del pair_ranks[i]
         if i > 0:
             pair_ranks[i - 1] = get((ids[i - 1], new), NO_RANK)

@@ -142,11 +142,9 @@ class TiktokenSplit:
 
 
 def _cut_like(text, copy, compiled):
-    """The chunks of `text` where `compiled` splits `copy`, a same-length copy of it."""
-    ends = list(itertools.accumulate(map(len, compiled.findall(copy))))  # the chunks are let go
-    if ends and ends[-1] != len(text):  # the chunks leave gaps: find where each one starts
-        return [text[m.start():m.end()] for m in compiled.finditer(copy)]
-    return list(map(text.__getitem__, map(slice, [0, *ends], ends)))
+    """The chunks of `text` where `compiled` splits `copy`, a same-length copy of it (match by
+    match: the copy's own chunks would double the memory a streamed part takes)."""
+    return [text[match.start():match.end()] for match in compiled.finditer(copy)]
 
 
 def _findall_bmp(compiled, text):
