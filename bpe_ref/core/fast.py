@@ -31,7 +31,9 @@ joined and every seam among them is found in one numpy lookup of a 65,536-entry 
 per-chunk Python work is a few C-level maps: slice the pieces, look each up, join their ids.
 """
 
+import contextlib
 import functools
+import gc
 import heapq
 import sys
 from itertools import chain, compress, pairwise, product, repeat
@@ -95,19 +97,19 @@ class ChunkEncoder:
             return [tuple(self.encode(chunk.encode("utf-8"))) for chunk in chunks]
         import numpy as np
 
-        encoded = list(map(str.encode, chunks))
-        data = b"".join(encoded)
-        chunk_ends = np.cumsum(np.fromiter(map(len, encoded), np.int64, len(encoded)))
-        starts = piece_starts(data, chunk_ends, self.seam_table)
-        stops = [*starts[1:], len(data)]
-        pieces = map(data.__getitem__, map(slice, starts, stops))
-        piece_ids = list(map(self.pieces.__getitem__, pieces))
-        # each chunk's ids are one slice of all the pieces' ids joined
-        ids = tuple(chain.from_iterable(piece_ids))
-        piece_ends = np.cumsum(np.fromiter(map(len, piece_ids), np.int64, len(piece_ids)))
-        last_piece = np.searchsorted(starts, chunk_ends) - 1  # the piece holding each chunk's last byte
-        ends = piece_ends[last_piece].tolist()
-        return list(map(ids.__getitem__, map(slice, [0, *ends[:-1]], ends)))
+        with collector_paused():
+            encoded = list(map(str.encode, chunks))
+            data = b"".join(encoded)
+            chunk_ends = np.cumsum(np.fromiter(map(len, encoded), np.int64, len(encoded)))
+            ends = piece_ends(data, chunk_ends, self.seam_table)
+            bounds = ends.tolist()
+            pieces = map(data.__getitem__, map(slice, [0, *bounds[:-1]], bounds))
+            piece_ids = list(map(self.pieces.__getitem__, pieces))
+            # each chunk's ids are one slice of all the pieces' ids joined
+            ids = tuple(chain.from_iterable(piece_ids))
+            id_ends = np.cumsum(np.fromiter(map(len, piece_ids), np.int64, len(piece_ids)))
+            chunk_id_ends = id_ends[np.searchsorted(ends, chunk_ends)].tolist()  # a chunk ends where a piece does
+            return list(map(ids.__getitem__, map(slice, [0, *chunk_id_ends[:-1]], chunk_id_ends)))
 
     def encode_piece(self, piece):
         """BPE on bytes with no seam inside (or a whole chunk)."""
@@ -152,18 +154,28 @@ def seam_table(seam_pairs):
     return table
 
 
-def piece_starts(data, chunk_ends, table):
-    """Where the pieces of the joined chunks start: 0, each chunk's start, and each seam.
-
-    piece_starts(b"hihi", np.array([2, 4]), table) -> [0, 2], when 'hi' is a token.
-    """
+def piece_ends(data, chunk_ends, table):
+    """Where the pieces of the joined chunks end (a numpy array): at each chunk's end and at
+    each seam. piece_ends(b"hihi", np.array([2, 4]), table) -> [2, 4], when 'hi' is a token."""
     import numpy as np
 
     pairs = np.frombuffer(data, np.uint8).astype(np.uint16)
-    cut = table[pairs[:-1] << 8 | pairs[1:]]  # cut[i]: a piece ends after byte i
-    cut[chunk_ends[:-1] - 1] = True
-    return [0, *(np.flatnonzero(cut) + 1).tolist()]
+    cut = np.append(table[pairs[:-1] << 8 | pairs[1:]], True)  # cut[i]: a piece ends after byte i
+    cut[chunk_ends - 1] = True
+    return np.flatnonzero(cut) + 1
 
+
+@contextlib.contextmanager
+def collector_paused():
+    """Pause Python's cycle collector for a block that makes a hundred thousand small tuples of
+    ints: they can hold no cycle, yet the collector would stop every 700 of them to look."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 def merge_ranks(merges):
