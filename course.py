@@ -60,7 +60,7 @@ def setup(extra=None):
         if run([venv_python(), "-m", "pip", "install", "-e", target]) != 0:
             sys.exit("installing the course failed; see pip's message above")
         STAMP.write_text(json.dumps({"pyproject": project, "extras": sorted(extras)}), encoding="utf-8")
-    if run([venv_python(), "-m", "bpe_ref.lab", "--configure"]) != 0:
+    if run([venv_python(), "-m", "bpe_ref.course.lab", "--configure"]) != 0:
         sys.exit("could not write the course's JupyterLab settings into .venv")
     say_isolation()
 
@@ -89,7 +89,7 @@ def main(argv):
         return 0 if command in ("help", "-h", "--help") else 2
     setup("test" if command == "test" else None)
     if command == "lab":
-        return run([venv_python(), "-m", "bpe_ref.lab", *argv[1:]], env=course_env())
+        return run([venv_python(), "-m", "bpe_ref.course.lab", *argv[1:]], env=course_env())
     if command == "test":
         env = course_env()
         return run([venv_python(), "-m", "pytest", *TEST_ARGS, *argv[1:]], env=env)

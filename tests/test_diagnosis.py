@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import bpe_ref
 from bpe_ref.grade import calling
 from bpe_ref.grade.checks import grade_function
 from bpe_ref.grade.diagnosis import Probe
@@ -18,7 +19,7 @@ from bpe_ref.grade.exercises.w06_encoding import ENCODE_BUGS
 from bpe_ref.grade._private import naive
 
 MATRIX = [(name, bug, k) for name, ex in REGISTRY.items() for bug in ex.bugs for k in range(len(bug.models))]
-DRILL_TEXT = (Path(naive.__file__).parent / "data" / "practice_text.txt").read_text(encoding="utf-8")
+DRILL_TEXT = (Path(bpe_ref.__file__).parent / "data" / "practice_text.txt").read_text(encoding="utf-8")
 
 
 @pytest.fixture(autouse=True)

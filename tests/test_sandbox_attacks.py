@@ -80,12 +80,12 @@ def course_file(relative):
 
 def attackers(class_dir, port):
     """{student: source of their ps.py}: each kind of attack, in several spellings."""
-    naive_py, csv_path = course_file("bpe_ref/naive.py"), str(class_dir / "class.csv")
+    naive_py, csv_path = course_file("bpe_ref/core/naive.py"), str(class_dir / "class.csv")
     bob = str(class_dir / "submissions" / "bob" / "ps.py")
     return {
         # credit without the work: the reference, read from disk or imported past the guard
         "ref_exec_path": f'exec(open({naive_py!r}, encoding="utf-8").read())\n',
-        "ref_exec_glob": 'import glob\nfor f in glob.glob("/**/bpe_ref/naive.py", recursive=True):\n'
+        "ref_exec_glob": 'import glob\nfor f in glob.glob("/**/bpe_ref/core/naive.py", recursive=True):\n'
                          '    exec(open(f).read())\n',
         "ref_spec": f'import importlib.util\ns = importlib.util.spec_from_file_location("n", {naive_py!r})\n'
                     'm = importlib.util.module_from_spec(s); s.loader.exec_module(m)\nget_stats, merge = m.get_stats, m.merge\n',
@@ -325,7 +325,7 @@ def test_what_a_sandbox_can_see(tmp_path):
     server.start()
     secret = tmp_path / "instructor.txt"
     secret.write_text("x", encoding="utf-8")
-    tries = [str(secret), course_file("bpe_ref/naive.py"), course_file("solutions/04_naive_bpe.ipynb"),
+    tries = [str(secret), course_file("bpe_ref/core/naive.py"), course_file("solutions/04_naive_bpe.ipynb"),
              "/etc/passwd", "/etc/shadow", sys.executable, str(Path.home() / ".bashrc"),
              str(Path(isolation.__file__).parent / "engine.py"), "/grader/worker.py", "/grader/calling.py"]
     uid = str(isolation.fresh_uid()) if os.geteuid() == 0 else "0"

@@ -24,7 +24,7 @@ import zipfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bpe_ref.encodings import CACHE_DIR, RANK_FILES, cache_file_name, verify_rank_file  # noqa: E402
+from bpe_ref.formats.encodings import CACHE_DIR, RANK_FILES, cache_file_name, verify_rank_file  # noqa: E402
 
 SOURCES = {
     "r50k_base": ("openai-whisper==20250625", "--no-binary=:all:", "whisper/assets/gpt2.tiktoken"),

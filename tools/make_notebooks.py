@@ -10,7 +10,7 @@ Four things are generated, each from one place:
   region becomes `# YOUR CODE HERE` and `raise NotImplementedError()`, after a comment with the
   exercise's task, which comes from the grader's catalogue (bpe_ref.grade.exercises);
 - given helpers: a code cell whose metadata says {"bpe_course": {"given": ["get_stats", "merge"]}}
-  holds exactly those functions of bpe_ref/naive.py (or codepoints.py), in the solution and in
+  holds exactly those functions of bpe_ref/core/naive.py (or basics/codepoints.py), in the solution and in
   the learner's copy;
 - pictures: a markdown cell whose metadata says {"bpe_course": {"attach": ["docs/img/x.png"]}}
   carries those files as attachments, shown by `![...](attachment:x.png)`. A relative link would
@@ -31,7 +31,8 @@ from pathlib import Path
 
 import nbformat
 
-from bpe_ref import codepoints, naive
+from bpe_ref.basics import codepoints
+from bpe_ref.core import naive
 from bpe_ref.grade.exercises import REGISTRY
 from bpe_ref.grade.source import given_names, raises_on_purpose
 
@@ -99,14 +100,19 @@ def reference_function(name):
         function = getattr(module, name, None)
         if inspect.isfunction(function) and function.__module__ == module.__name__:
             return module, function
-    places = ", ".join(f"bpe_ref/{m.__name__.split('.')[-1]}.py" for m in GIVEN_FROM)
+    places = ", ".join(map(source_file, GIVEN_FROM))
     raise ValueError(f"the given helper {name!r} is not a function of {places}")
+
+
+def source_file(module):
+    """bpe_ref.core.naive -> 'bpe_ref/core/naive.py'."""
+    return module.__name__.replace(".", "/") + ".py"
 
 
 def given_source(names):
     """The source of a given-helpers cell: those reference functions, written once in bpe_ref."""
     found = [reference_function(name) for name in names]
-    files = sorted({f"bpe_ref/{module.__name__.split('.')[-1]}.py" for module, _ in found})
+    files = sorted({source_file(module) for module, _ in found})
     header = f"# Given, as in {' and '.join(files)}: {', '.join(names)}"
     if len(header) > STUB_WIDTH:
         header = f"# Given, as in {' and '.join(files)}:"

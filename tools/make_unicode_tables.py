@@ -2,7 +2,7 @@
 
 tiktoken splits text with Rust's regex crate, whose \\p{L}, \\p{N} and \\p{M} follow Unicode
 16.0.0; the `regex` module follows a newer Unicode, where some 17,500 more code points are
-letters, numbers or marks. bpe_ref.unicode_classes compiles the split patterns with the
+letters, numbers or marks. bpe_ref.core.unicode_classes compiles the split patterns with the
 16.0.0 classes from this file, so bpe_ref splits where tiktoken does.
 
     pip install "bpe-course[tools]"        # unicodedata2 16.0.0: Unicode 16.0.0's data

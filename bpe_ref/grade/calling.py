@@ -73,17 +73,21 @@ def _library_folders():
 
 
 def _reference_folders():
-    """(folders of the reference code, the grader's own folder): calls into the first are noticed."""
+    """(folders of the reference code, the folders of the course's own helpers): calls into the
+    first are noticed, except calls into the second. The helpers are the grader and the course's
+    runtime in JupyterLab (bpe_ref/course: a workbook's demo time limit runs its signal handler
+    inside whatever call is running, a check's call too)."""
     parent = os.path.dirname(HERE)  # bpe_ref; in a sandbox the worker's files sit alone in /grader
     places = [HERE + os.sep] if parent == os.sep else [parent + os.sep]
     spec = importlib.machinery.PathFinder.find_spec("tiktoken")
     if spec is not None and spec.origin:
         places.append(real_path(os.path.dirname(spec.origin)) + os.sep)
-    return tuple(places), HERE + os.sep
+    helpers = [HERE + os.sep] if parent == os.sep else [HERE + os.sep, os.path.join(parent, "course") + os.sep]
+    return tuple(places), tuple(helpers)
 
 
 LIBRARY_FOLDERS = _library_folders()
-REFERENCE_FOLDERS, GRADER_FOLDER = _reference_folders()
+REFERENCE_FOLDERS, HELPER_FOLDERS = _reference_folders()
 
 
 def add_library_folder(folder):
@@ -224,7 +228,7 @@ class Watch:
         if event == "call":
             filename = real_path(frame.f_code.co_filename)
             if self.reference is None and filename.startswith(REFERENCE_FOLDERS) \
-                    and not filename.startswith(GRADER_FOLDER):
+                    and not filename.startswith(HELPER_FOLDERS):
                 self.reference = f"{frame.f_globals.get('__name__', '?')}.{frame.f_code.co_name}"
             elif self.refuses is not None:
                 module = frame.f_globals.get("__name__", "")

@@ -38,6 +38,16 @@ def normalized(source):
     return "\n".join(line.rstrip() for line in source.strip().splitlines())
 
 
+GIVEN_HEADER = "# Given, as in "  # a given cell's first line (tools/make_notebooks.py): where its helpers live
+
+
+def given_body(text):
+    """A given cell's text without its header line, which names the helpers' file: files move
+    (bpe_ref/naive.py became bpe_ref/core/naive.py), and a learner's older copy names the old one."""
+    first, _, rest = text.partition("\n")
+    return rest if first.startswith(GIVEN_HEADER) else text
+
+
 @functools.lru_cache(maxsize=4)
 def course_cells(folder=COURSE_NOTEBOOKS):
     """{workbook: {normalized source: CourseCell}} from the course's own notebooks."""
@@ -45,12 +55,14 @@ def course_cells(folder=COURSE_NOTEBOOKS):
 
     workbooks = {}
     for path in sorted(Path(folder).glob("*.ipynb")):
-        notebook = nbformat.read(path, as_version=4)
-        workbooks[path.stem] = {
-            normalized(cell.source): CourseCell(tuple(given_names(cell)),
-                                                cell.cell_type == "code" and raises_on_purpose(cell))
-            for cell in notebook.cells if cell.source.strip()
-        }
+        cells = workbooks[path.stem] = {}
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.source.strip():
+                text = normalized(cell.source)
+                raises = cell.cell_type == "code" and raises_on_purpose(cell)
+                cells[text] = CourseCell(tuple(given_names(cell)), raises)
+                if cells[text].given:
+                    cells.setdefault(given_body(text), cells[text])  # found under any header too
     return workbooks
 
 
@@ -102,6 +114,7 @@ def course_cell(source, workbook=None, folder=COURSE_NOTEBOOKS):
     text = normalized(source)
     places = course_cells(folder)
     for name in ([workbook] if workbook in places else sorted(places)):
-        if text in places[name]:
-            return places[name][text]
+        for key in (text, given_body(text)):
+            if key in places[name]:
+                return places[name][key]
     return CourseCell()

@@ -6,7 +6,7 @@ merges are read in order, and a vocab is the set of its byte strings, whatever i
 
 from .exercises.w06_encoding import ranked_vocab
 from .shapes import Malformed, Mapping, object_call, wired
-from ..patterns import GPT2_SPLIT_PATTERN
+from ..core.patterns import GPT2_SPLIT_PATTERN
 
 CS336_SPECIAL = "<|endoftext|>"  # given to train_bpe, which must put it in the vocab (any id)
 

@@ -32,7 +32,7 @@ ALLOWED_PACKAGES = ("regex", "nltk")
 # The grader's side of the wall that must run inside it: standard library only, loaded by path.
 WORKER_FILES = ("worker.py", "wire.py", "calling.py", "byhand.py", "work.py")
 HERE = Path(__file__).resolve().parent
-PATTERNS = HERE.parent / "patterns.py"
+PATTERNS = HERE.parent / "core" / "patterns.py"
 INSIDE_GRADER = "/grader"  # where the worker files are seen inside
 INSIDE_SITE = "/sandbox/site"  # where the allowed packages are seen inside
 TMP_BYTES = 64 * 1024 * 1024

@@ -6,7 +6,7 @@ The course's arguments go in as attributes of a fresh object; the answers come b
 from .diagnosis import is_pair_dict, not_byte_level
 from .exercises.w06_encoding import ranked_vocab
 from .shapes import Mapping, object_call, wired
-from ..patterns import GPT2_SPLIT_PATTERN
+from ..core.patterns import GPT2_SPLIT_PATTERN
 
 TRAIN_PROBE = ("aaabdaaabac", 259)  # one training, to see which attributes hold the merges and vocab
 

@@ -38,7 +38,7 @@ MIN_TOKENS = 50  # shorter code: independent answers look alike, so it is left o
 MIN_OWN = 8  # two students are compared only on this many fingerprints each, at least, beyond the course's
 COMMON = (10, 0.1)  # a fingerprint in more than 10 distinct pieces and 10 % of them is common code
 COURSE_ROOT = Path(__file__).resolve().parent.parent.parent
-REFERENCE_FILES = ("naive.py", "codepoints.py", "hexadecimal.py", "utf8.py")  # bpe_ref's own versions
+REFERENCE_FILES = ("core/naive.py", "basics/codepoints.py", "basics/hexadecimal.py", "basics/utf8.py")  # bpe_ref's own versions
 
 
 @dataclass

@@ -23,7 +23,8 @@ from pathlib import Path
 
 HERE = Path(os.path.realpath(__file__)).parent
 REFERENCE_ROOTS = ("bpe_ref", "tiktoken", "tiktoken_ext", "minbpe")
-NO_OP_MODULES = ("bpe_ref.grade", "bpe_ref.viewer", "bpe_ref.plots", "bpe_ref.workbook")  # the helpers cells use: harmless
+NO_OP_MODULES = ("bpe_ref.grade", "bpe_ref.course.viewer", "bpe_ref.course.plots", "bpe_ref.course.workbook",
+                 "bpe_ref.viewer", "bpe_ref.plots", "bpe_ref.workbook")  # the helpers cells use (old paths too): harmless
 USED = []  # reference objects touched during the current call
 
 
@@ -39,7 +40,7 @@ calling = _load_file(HERE / "calling.py", "_bpe_grade_calling")
 byhand = _load_file(HERE / "byhand.py", "_bpe_grade_byhand")
 work = _load_file(HERE / "work.py", "_bpe_grade_work")
 ReferenceUsed = calling.ReferenceUsed
-_PATTERNS_FILE = HERE / "patterns.py" if (HERE / "patterns.py").exists() else HERE.parent / "patterns.py"
+_PATTERNS_FILE = HERE / "patterns.py" if (HERE / "patterns.py").exists() else HERE.parent / "core" / "patterns.py"
 PATTERNS = {k: v for k, v in vars(_load_file(_PATTERNS_FILE, "_bpe_grade_patterns")).items() if k.isupper()}
 
 

@@ -12,7 +12,7 @@ from typing import Callable
 from hypothesis import strategies as st
 
 from .._private import naive
-from ...patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN, O200K_SPLIT_PATTERN
+from ...core.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN, O200K_SPLIT_PATTERN
 
 REGISTRY = {}  # name -> Exercise, in workbook order
 

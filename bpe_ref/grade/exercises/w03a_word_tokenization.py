@@ -1,6 +1,6 @@
 """Workbook 03a, word-level tokenization: `word_tokenize`, one regex for English and Arabic.
 
-The rules the task pins (and WORD_PATTERN in bpe_ref/words.py follows), in this order:
+The rules the task pins (and WORD_PATTERN in bpe_ref/basics/words.py follows), in this order:
 abbreviations `(?:[A-Z]\\.)+`; numbers `\\$?\\d+(?:\\.\\d+)?%?`, Arabic-Indic digits included;
 words `\\w+(?:-\\w+)*`, where a word keeps its vowel and other combining marks and its tatweel
 (U+0640); the ellipsis; then any other grapheme but space is a token of its own (the Arabic
@@ -13,7 +13,7 @@ import re
 import regex
 from hypothesis import strategies as st
 
-from ...words import CLASSIC_PATTERN, WORD_PATTERN
+from ...basics.words import CLASSIC_PATTERN, WORD_PATTERN
 from .common import Bug, equal_to, exercise
 
 ABBREVIATION, NUMBER, WORD = r"(?:[A-Z]\.)+", r"\$?\d+(?:\.\d+)?%?", r"\w+(?:-\w+)*"

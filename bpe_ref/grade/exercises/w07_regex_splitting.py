@@ -10,7 +10,7 @@ import regex
 from hypothesis import strategies as st
 
 from .._private import naive
-from ...patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
+from ...core.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
 from .common import PATTERNS, SMALL_TEXT, TRAIN_TEXTS, WORDS_PATTERN, Bug, Mismatch, Raised, equal_to, exercise
 from .w04_naive_bpe import replay, train_chunks, trainer_bugs
 from .w06_encoding import ENCODE_BUGS, encode_probes, observe_encoding

@@ -5,7 +5,7 @@ import regex
 from hypothesis import strategies as st
 
 from .._private import naive
-from ...patterns import GPT4_SPLIT_PATTERN
+from ...core.patterns import GPT4_SPLIT_PATTERN
 from .common import PATTERNS, WORDS_PATTERN, Bug, Mismatch, Raised, Raises, exercise, same
 from .w07_regex_splitting import reference_encode_ordinary
 

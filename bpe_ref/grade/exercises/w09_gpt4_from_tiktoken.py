@@ -3,8 +3,8 @@
 from hypothesis import strategies as st
 
 from .._private import naive
-from ...encodings import bpe
-from ...encodings import recover_merges as reference_recover_merges
+from ...formats.encodings import bpe
+from ...formats.encodings import recover_merges as reference_recover_merges
 from .common import Bug, equal_to, exercise, trained_merges
 
 

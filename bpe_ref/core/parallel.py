@@ -3,7 +3,7 @@
 Python runs Python code on one core at a time per process, so the work goes to worker
 processes: each gets a copy of the tokenizer (inherited by fork where the system has it,
 pickled otherwise) and encodes a share of the text parts, in order. Long texts are cut at
-safe places first (bpe_ref.stream), which keeps the ids exactly those of one process.
+safe places first (bpe_ref.core.stream), which keeps the ids exactly those of one process.
 """
 
 import multiprocessing

@@ -7,7 +7,6 @@ so 'dog.', 'dog!' and 'dog?' all share the token for 'dog'.
 from .base import Tokenizer
 from .patterns import GPT4_SPLIT_PATTERN
 from .unicode_classes import split_regex
-from .vocab_layout import layout_from_vocab
 
 
 class RegexTokenizer(Tokenizer):
@@ -30,11 +29,8 @@ class RegexTokenizer(Tokenizer):
         >>> tok.decode(tok.encode("hi")) == "hi"
         True
         """
-        layout = layout_from_vocab(vocab, merges, special_tokens)
-        tok = cls(pattern)
-        tok.special_tokens = layout.special_tokens
-        tok._set_merges(layout.merges, layout.byte_shuffle, layout.extra_tokens)
-        return tok
+        from ..formats.vocab_layout import tokenizer_from_vocab
+        return tokenizer_from_vocab(cls, vocab, merges, pattern=pattern, special_tokens=special_tokens)
 
     @property
     def pattern(self):
@@ -48,7 +44,7 @@ class RegexTokenizer(Tokenizer):
 
     def split(self, text):
         """The chunks of `text` under this tokenizer's pattern: regex.findall, with \\p{L}, \\p{N}
-        and \\p{M} read as tiktoken reads them (bpe_ref.unicode_classes)."""
+        and \\p{M} read as tiktoken reads them (bpe_ref.core.unicode_classes)."""
         if self._compiled is None:
             return super().split(text)
         return self._compiled.findall(text)

@@ -18,6 +18,16 @@ class Layout(NamedTuple):
     extra_tokens: dict  # id -> bytes: in the vocab, but neither a byte, a merge nor special
 
 
+def tokenizer_from_vocab(cls, vocab, merges, *, pattern, special_tokens=None):
+    """A `cls` tokenizer (RegexTokenizer or a subclass) with this vocab and these merges:
+    RegexTokenizer.from_vocab's work (see layout_from_vocab)."""
+    layout = layout_from_vocab(vocab, merges, special_tokens)
+    tok = cls(pattern)
+    tok.special_tokens = layout.special_tokens
+    tok._set_merges(layout.merges, layout.byte_shuffle, layout.extra_tokens)
+    return tok
+
+
 def layout_from_vocab(vocab, merges, special_tokens=None):
     """Turn (id -> bytes, [(bytes, bytes), ...] best first, specials) into a Layout.
 

@@ -6,14 +6,14 @@ Special tokens follow tiktoken: text that spells a special token raises by defau
 """
 
 from .fast import CHUNK_CACHE_SIZE, ChunkEncoder
-from .model_file import IDENTITY_BYTES, read_model, write_model
-from .naive import best_pair, check_tie_break, check_vocab_size, get_stats, merge
+from .naive import check_tie_break, check_vocab_size
 from .parallel import encode_ordinary_parts
-from .pretokenize import check_special_token_list, count_chunks, read_text
-from .progress import MergeReporter, progress_bar
+from .pretokenize import check_special_token_list
 from .specials import check_disallowed, refuse_disallowed, special_policy
 from .stream import iter_parts, special_token_regex
-from .trainer import PairTable
+from .training import learn_merges
+
+IDENTITY_BYTES = list(range(256))  # byte value -> id of its one-byte token, when nothing is shuffled
 
 
 class Tokenizer:
@@ -29,7 +29,7 @@ class Tokenizer:
         self.vocab = self._build_vocab()  # id -> bytes
         self._cache = {}  # chunk (str) -> ids
         self._encoder = None  # the ChunkEncoder for new chunks, made on first use
-        self.whole_tokens = None  # bytes -> id where a whole token encodes as itself (bpe_ref.fast)
+        self.whole_tokens = None  # bytes -> id where a whole token encodes as itself (bpe_ref.core.fast)
 
     # ------------------------------------------------------------------ training
 
@@ -52,7 +52,7 @@ class Tokenizer:
         `tie_break`: of equally frequent pairs, "first" takes the one that occurs first in the
         text, "lexicographic" the one whose (bytes, bytes) is greatest (CS336's rule).
         algorithm="naive" runs the lesson's loop (recount, pick, merge); the default "fast"
-        (bpe_ref.trainer) learns exactly the same merges, much sooner. `workers` is how many
+        (bpe_ref.core.training) learns exactly the same merges, much sooner. `workers` is how many
         processes count chunks (default: every core, for inputs of a few MB or more).
         Progress bars show on stderr when `verbose` or when stderr is a terminal.
 
@@ -74,42 +74,13 @@ class Tokenizer:
                 f"tokens; ask for at least {256 + len(specials)} (vocab_size counts the special tokens)"
             )
         last_id = vocab_size - len(specials)  # merges get the ids 256 .. last_id - 1
-        reporter = MergeReporter(last_id - 256, verbose)
-        if algorithm == "fast":
-            with progress_bar("counting chunks", "B", verbose) as bar:
-                progress = None if bar.disable else bar
-                # the chunk counts are dropped once laid out: only the table is kept
-                table = PairTable(count_chunks(text, self.pattern, specials, workers=workers,
-                                               progress=progress), tie_break)
-            with reporter:
-                merges = table.learn_merges(last_id, reporter)
-        else:
-            with reporter:
-                merges = self._train_naive(read_text(text), last_id, specials, tie_break, reporter)
+        merges = learn_merges(text, last_id, pattern=self.pattern, special_tokens=specials, tie_break=tie_break,
+                              algorithm=algorithm, workers=workers, verbose=verbose)
         self._set_merges(merges, IDENTITY_BYTES)
         self.whole_tokens = self._trained_tokens()
         if special_tokens is not None:
             self.special_tokens = {token: 256 + len(merges) + i for i, token in enumerate(specials)}
             self.vocab = self._build_vocab()
-
-    def _train_naive(self, text, vocab_size, specials, tie_break, on_merge):
-        """The lesson's loop: recount every pair in every chunk, merge the most frequent, repeat."""
-        stretches = special_token_regex(specials).split(text)[::2] if specials else [text]
-        chunks = [list(chunk.encode("utf-8")) for stretch in stretches for chunk in self.split(stretch)]
-        vocab = {idx: bytes([idx]) for idx in range(256)}
-        merges = {}
-        for idx in range(256, vocab_size):
-            stats = {}
-            for ids in chunks:
-                get_stats(ids, stats)
-            if not stats:
-                break
-            pair = best_pair(stats, vocab, tie_break)
-            chunks = [merge(ids, pair, idx) for ids in chunks]
-            merges[pair] = idx
-            vocab[idx] = vocab[pair[0]] + vocab[pair[1]]
-            on_merge(merges, pair, idx, stats[pair])
-        return merges
 
     # ------------------------------------------------------------------ encoding
 
@@ -169,7 +140,7 @@ class Tokenizer:
 
         The ids are those of encode("".join(iterable), ...), also where a chunk or a special
         token spans two pieces. Text is held back only up to the next place where no chunk can
-        cross (bpe_ref.stream), so memory grows with the longest such stretch, not with the
+        cross (bpe_ref.core.stream), so memory grows with the longest such stretch, not with the
         input; with no split pattern, or a pattern other than GPT-2's, GPT-4's and o200k's,
         only special tokens cut the text. A disallowed special token raises where it is met.
 
@@ -197,7 +168,7 @@ class Tokenizer:
     def encode_batch(self, texts, *, num_workers=None, allowed_special=frozenset(), disallowed_special="all"):
         """encode of each text, like tiktoken's encode_batch, on `num_workers` processes.
 
-        A long text is cut where no chunk can cross (bpe_ref.stream), so even one text is
+        A long text is cut where no chunk can cross (bpe_ref.core.stream), so even one text is
         shared out: encode_batch([text])[0] == encode(text), sooner on several cores.
 
         >>> tok.encode_batch(["hi", "<|endoftext|>"], allowed_special="all")[1] == [tok.special_tokens["<|endoftext|>"]]
@@ -221,7 +192,7 @@ class Tokenizer:
         return batch
 
     def _chunk_encoder(self):
-        """The ChunkEncoder for chunks not in the cache (bpe_ref.fast), made once per set of merges."""
+        """The ChunkEncoder for chunks not in the cache (bpe_ref.core.fast), made once per set of merges."""
         if self._encoder is None:
             self._encoder = ChunkEncoder(self.merges, self.byte_shuffle, self.vocab, self.whole_tokens)
         return self._encoder
@@ -302,7 +273,7 @@ class Tokenizer:
 
     def _trained_tokens(self):
         """bytes -> id of the byte tokens and the merges' tokens. After training, and in
-        tiktoken's encodings, each one is what BPE makes of its own bytes (bpe_ref.fast)."""
+        tiktoken's encodings, each one is what BPE makes of its own bytes (bpe_ref.core.fast)."""
         ids = [*self.byte_shuffle, *self.merges.values()]
         return {self.vocab[idx]: idx for idx in ids}
 
@@ -318,16 +289,15 @@ class Tokenizer:
                 vocab[idx] = token.encode("utf-8")
         return vocab
 
-    # ------------------------------------------------------------------ export
+    # ------------------------------------------------------------------ formats (the logic lives in bpe_ref.formats)
 
     def to_tiktoken(self, name):
-        """A tiktoken.Encoding named `name` with the same ids (bpe_ref.export explains when it can).
+        """A tiktoken.Encoding named `name` with the same ids (bpe_ref.formats.export explains when it can).
 
         >>> tok.to_tiktoken("mytok").encode("hello world") == tok.encode("hello world")
         True
         """
-        from .export import to_tiktoken
-
+        from ..formats.export import to_tiktoken
         return to_tiktoken(self, name)
 
     def save_huggingface(self, path):
@@ -337,8 +307,7 @@ class Tokenizer:
         >>> hf.encode("hello world").ids == tok.encode("hello world")
         True
         """
-        from .export import save_huggingface
-
+        from ..formats.export import save_huggingface
         return save_huggingface(self, path)
 
     # ------------------------------------------------------------------ save / load
@@ -349,6 +318,7 @@ class Tokenizer:
         >>> tok.save(tmp_path / "mytok")  # doctest: +ELLIPSIS
         '.../mytok.model'
         """
+        from ..formats.model_file import write_model
         return write_model(self, prefix)
 
     def load(self, path):
@@ -357,13 +327,8 @@ class Tokenizer:
         >>> RegexTokenizer().load(tmp_path / "mytok.model").merges == tok.merges
         True
         """
-        model = read_model(path)
-        if model.pattern is not None and type(self).pattern is None:
-            raise ValueError(f"{path} was saved with a split pattern; load it with RegexTokenizer")
-        self.pattern = model.pattern
-        self.special_tokens = model.special_tokens
-        self._set_merges(model.merges, model.byte_shuffle, model.extra_tokens)
-        return self
+        from ..formats.model_file import load_model
+        return load_model(self, path)
 
 
 def check_text(text):

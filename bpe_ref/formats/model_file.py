@@ -20,10 +20,11 @@ Face's); v1 ranked them by the id they make and had no extra tokens. minbpe writ
 import json
 from typing import NamedTuple
 
+from ..core.base import IDENTITY_BYTES
+
 FORMAT_HEADER = "bpe-course tokenizer v2"
 FORMAT_V1 = "bpe-course tokenizer v1"
 MINBPE_HEADER = "minbpe v1"
-IDENTITY_BYTES = list(range(256))
 
 
 class Model(NamedTuple):
@@ -54,6 +55,17 @@ def write_model(tok, prefix):
     with open(f"{prefix}.vocab", "w", encoding="utf-8") as f:
         f.write(vocab_listing(tok.vocab, tok.merges))
     return f"{prefix}.model"
+
+
+def load_model(tok, path):
+    """Fill `tok` from a .model file (see read_model) and return it: Tokenizer.load's work."""
+    model = read_model(path)
+    if model.pattern is not None and type(tok).pattern is None:
+        raise ValueError(f"{path} was saved with a split pattern; load it with RegexTokenizer")
+    tok.pattern = model.pattern
+    tok.special_tokens = model.special_tokens
+    tok._set_merges(model.merges, model.byte_shuffle, model.extra_tokens)
+    return tok
 
 
 def read_model(path):
