@@ -32,7 +32,6 @@ import heapq
 from array import array
 from bisect import bisect_left
 from collections import Counter
-from itertools import chain, repeat
 
 from .naive import check_tie_break, check_vocab_size
 

@@ -22,7 +22,6 @@ tools/make_unicode_tables.py). The pattern strings themselves stay exactly tikto
 
 import bisect
 import functools
-import itertools
 import re
 from pathlib import Path
 
@@ -163,18 +162,7 @@ def _astral_stand_ins(chars, pattern):
     """{astral character: its stand-in below U+10000} for those in a Unicode 16.0.0 L, M or N
     category. The stand-in has the same category, so every class of the pattern holds both or neither."""
     categories = {ch: _category16(ord(ch)) for ch in chars}
-    return {ch: _bmp_stand_in(category, pattern) for ch, category in categories.items() if category}
-
-
-@functools.lru_cache(maxsize=None)
-def _bmp_stand_in(category, pattern):
-    """The first character from U+0100 to U+FFFF of `category` in Unicode 16.0.0 that is not
-    in `pattern` in any case (so no literal of the pattern matches it)."""
-    for cp in range(0x100, 0x10000):
-        ch = chr(cp)
-        if _category16(cp) == category and not any(c in pattern for c in {ch, ch.lower(), ch.upper(), ch.casefold()}):
-            return ch
-    raise ValueError(f"no stand-in below U+10000 for category {category}")
+    return {ch: chr(_stand_in(category, frozenset(), pattern)) for ch, category in categories.items() if category}
 
 
 def bmp_pattern(pattern):
@@ -375,15 +363,18 @@ def _stand_ins(points, pattern):
     """
     if any(chr(cp) in pattern for cp in points):
         return None
-    disagree = set(points)
+    disagree = frozenset(points)
     categories = {cp: _category16(cp) for cp in points}
     chosen = {category: _stand_in(category, disagree, pattern) for category in set(categories.values())}
     return {cp: chosen[category] for cp, category in categories.items()}
 
 
+@functools.lru_cache(maxsize=None)
 def _stand_in(category, disagree, pattern):
-    """A code point from U+0100 on whose category is `category` in both tables (or that is
-    unassigned in both, for None), that is not whitespace and not in the pattern, in any case."""
+    """The first code point from U+0100 on, not in `disagree`, whose category is `category` in
+    both tables (or that is unassigned in both, for None), that is not whitespace and not in the
+    pattern, in any case. Every L, M and N category has such a code point below U+10000, so
+    there the stand-in of an astral letter, mark or digit is found (what _findall_bmp needs)."""
     wanted = regex.compile(rf"\p{{{category or 'Cn'}}}")
     for cp in range(0x100, 0x110000):
         ch = chr(cp)
