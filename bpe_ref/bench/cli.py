@@ -29,18 +29,15 @@ import argparse
 import json
 import os
 import platform
-import shutil
-import tempfile
 import time
-from pathlib import Path
 
 from .corpora import describe_corpus
 from .encoding import encoding_ratios, job_encode, print_encoding, run_encoding
 from .measure import peak_method, run_job
 from .plan import FULL, QUICK, TARGETS
 from .report import shared_tokens, time_ratios, without_tokens
-from .scale import (default_chart_path, draw_chart, print_scale, run_scale, run_scale_only, summarise_scale,
-                    write_scale_corpus)
+from .scale import (default_chart_path, draw_chart, print_scale, run_scale, run_scale_only, scale_corpus,
+                    summarise_scale)
 from .startup import job_startup, run_startup
 from .stream import job_stream, run_stream
 from .training import job_hf_train, job_train, print_start, print_training, run_start
@@ -141,18 +138,12 @@ def main(argv=None):
         run_scale_only(plan, args)
         print(f"\nwhole run: {time.perf_counter() - started:.0f} s; figures written to {args.out}")
         return
-    folder = args.corpus_dir or tempfile.mkdtemp(prefix="bpe-bench-")
-    Path(folder).mkdir(parents=True, exist_ok=True)
-    try:
-        files = write_scale_corpus(plan, folder)
+    with scale_corpus(plan, args.corpus_dir) as files:
         info = {"corpus": describe_corpus(plan["large_mb"]), "scale_corpus": files,
                 "machine": {"python": platform.python_version(), "platform": platform.platform(),
                             "cpus": os.cpu_count()},
                 "memory": "rise of the peak RSS during one run, in MB: " + peak_method()}
         rows = run_all(plan, files)
-    finally:
-        if not args.corpus_dir:
-            shutil.rmtree(folder, ignore_errors=True)
     ratios = summarise(plan, rows)
     print_table(plan, rows, ratios, info)
     chart = args.chart or (None if args.quick else default_chart_path())

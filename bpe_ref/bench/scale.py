@@ -1,6 +1,7 @@
 """Training at scale: 10 MB to 1 GB read from a file, ours with workers and on one process
 against Hugging Face; the summary, the table and the chart (drawn by bpe_ref.course.plots)."""
 
+import contextlib
 import json
 import math
 import shutil
@@ -27,6 +28,19 @@ def write_scale_corpus(plan, folder):
         print(f"  writing the {mb:g} MB corpus", file=sys.stderr, flush=True)
         files[mb] = write_corpus(Path(folder) / f"corpus-{mb:g}MB.txt", mb)
     return files
+
+
+@contextlib.contextmanager
+def scale_corpus(plan, corpus_dir=None):
+    """The scale corpus files ({mb: description}), written to `corpus_dir` and kept, or to a
+    temporary folder removed when the block ends."""
+    folder = corpus_dir or tempfile.mkdtemp(prefix="bpe-bench-")
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    try:
+        yield write_scale_corpus(plan, folder)
+    finally:
+        if not corpus_dir:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def run_scale(plan, files):
@@ -152,14 +166,8 @@ def draw_chart(plan, rows, path):
 
 def run_scale_only(plan, args):
     """--scale: the corpus files, the training-at-scale rows and the chart; figures to --out."""
-    folder = args.corpus_dir or tempfile.mkdtemp(prefix="bpe-bench-")
-    Path(folder).mkdir(parents=True, exist_ok=True)
-    try:
-        files = write_scale_corpus(plan, folder)
+    with scale_corpus(plan, args.corpus_dir) as files:
         rows = run_scale(plan, files)
-    finally:
-        if not args.corpus_dir:
-            shutil.rmtree(folder, ignore_errors=True)
     summary = summarise_scale(plan, rows)
     print_scale(plan, rows, summary, files)
     chart = args.chart or (None if args.quick else default_chart_path())
