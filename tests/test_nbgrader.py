@@ -22,7 +22,7 @@ import nbformat
 import pytest
 
 from bpe_ref.grade.points import load_points
-from bpe_ref.grade.source import function_source, ipython_to_python
+from bpe_ref.grade.source import ipython_to_python
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))
@@ -201,6 +201,8 @@ def test_release_matches_the_learner_notebook(course, path):
 
 
 # ---------------------------------------------------------------------------- autograde
+# nbgrader's autograde of a good, a buggy and an untouched student runs on the class that
+# tests/test_nbgrader_gradebook.py hands in and autogrades once for all its tests.
 
 
 def student_copy(release, solution, replace=None):
@@ -214,36 +216,6 @@ def student_copy(release, solution, replace=None):
         if meta and meta["solution"]:
             cell.source = (replace or {}).get(meta["grade_id"], answers[meta["grade_id"]])
     return notebook
-
-
-def test_autograde_scores_a_good_a_buggy_and_an_untouched_student(course, nbgrader_env):
-    from nbgrader.api import Gradebook
-
-    name = "01_hex.ipynb"
-    release = nbformat.read(course / "release" / ASSIGNMENT / name, as_version=4)
-    solution = nbformat.read(course / "source" / ASSIGNMENT / name, as_version=4)
-    bug = function_source([{"source": (LEARNERS / "bug_from_hex_upper_case.py").read_text(encoding="utf-8")}],
-                          "from_hex")
-    handed_in = {"good": student_copy(release, solution),
-                 "buggy": student_copy(release, solution, {"from_hex": bug}),
-                 "untouched": release}
-    for student, notebook in handed_in.items():
-        folder = course / "submitted" / student / ASSIGNMENT
-        folder.mkdir(parents=True)
-        nbformat.write(notebook, folder / name)
-    nbgrader(nbgrader_env, course, "autograde", ASSIGNMENT, "--create")
-    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
-        scores = {student: {g.name: g.score for g in
-                            gradebook.find_submission_notebook(Path(name).stem, ASSIGNMENT, student).grades}
-                  for student in handed_in}
-    worth = {"check_to_hex": POINTS["to_hex"], "check_from_hex": POINTS["from_hex"]}
-    assert scores["good"] == worth
-    assert scores["buggy"] == {**worth, "check_from_hex": 0}
-    assert scores["untouched"] == dict.fromkeys(worth, 0)
-    graded = nbformat.read(course / "autograded" / "buggy" / ASSIGNMENT / name, as_version=4)
-    shown = [o for c in graded.cells if c.source == "check(from_hex)" for o in c.outputs]
-    assert any("from_hex('FF')" in o.get("text", "") for o in shown), "the check's report is not in the cell"
-    assert any(o.get("ename") == "AssertionError" for o in shown)
 
 
 # ---------------------------------------------------------------------------- check() under nbgrader

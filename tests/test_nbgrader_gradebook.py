@@ -2,9 +2,10 @@
 nbgrader's gradebook, so a student's notebook code cannot change a score.
 
 One course folder (01_hex and 03_utf8 as assignment "ps") is shared by every test here: nbgrader
-autogrades a class with an honest good student, an honest buggy one, cheaters who switch the checks
-off from an answer cell (three kinds of trick, two spellings each) and a student with one corrupt
-notebook; then bpe-grade grades submitted/ with --gradebook and `nbgrader export` reads the result.
+autogrades a class with an honest good student, an honest buggy one, one who hands in the release
+untouched, cheaters who switch the checks off from an answer cell (three kinds of trick, two
+spellings each) and a student with one corrupt notebook; then bpe-grade grades submitted/ with
+--gradebook and `nbgrader export` reads the result.
 Like tests/test_nbgrader.py, it needs the [instructor] extra and fails in CI without it.
 """
 
@@ -24,7 +25,7 @@ import pytest
 from bpe_ref.grade import cli, gradebook
 from bpe_ref.grade.gradebook import cell_score, exercises_of
 from bpe_ref.grade.source import function_source
-from test_nbgrader import BIN, LEARNERS, ROOT, nbgrader_env, nbgrader_meta, student_copy  # noqa: F401
+from test_nbgrader import BIN, LEARNERS, POINTS, ROOT, nbgrader_env, nbgrader_meta, student_copy  # noqa: F401
 
 ASSIGNMENT = "ps"
 NOTEBOOKS = ("01_hex.ipynb", "03_utf8.ipynb")
@@ -90,6 +91,7 @@ def course(nbgrader_env, tmp_path_factory):
     hand_in(root, "good", good)
     hand_in(root, "buggy", {**good, "01_hex.ipynb": student_copy(release["01_hex.ipynb"],
                                                                  solution["01_hex.ipynb"], {"from_hex": bug})})
+    hand_in(root, "untouched", {"01_hex.ipynb": release["01_hex.ipynb"]})
     for kind, code in CHEATS.items():
         hand_in(root, f"cheat_{kind}", {"01_hex.ipynb": student_copy(release["01_hex.ipynb"],
                                                                      solution["01_hex.ipynb"], {"from_hex": code})})
@@ -142,6 +144,24 @@ def test_the_tricks_earn_full_marks_under_nbgrader_alone(course):
     assert score(course.before, "broken") == 0
     assert course.autograde.returncode == 1 and "broken" in course.autograde.stderr
     assert not (course.root / "autograded" / "broken").exists()
+
+
+def test_autograde_scores_a_good_a_buggy_and_an_untouched_student(course):
+    """nbgrader's own autograde, cell by cell, and the check's report in the graded notebook."""
+    from nbgrader.api import Gradebook
+
+    students = ("good", "buggy", "untouched")
+    with Gradebook(f"sqlite:///{course.root / 'gradebook.db'}") as book:
+        scores = {student: {g.name: g.score for g in book.find_submission_notebook("01_hex", ASSIGNMENT, student).grades}
+                  for student in students}
+    worth = {"check_to_hex": POINTS["to_hex"], "check_from_hex": POINTS["from_hex"]}
+    assert scores["good"] == worth
+    assert scores["buggy"] == {**worth, "check_from_hex": 0}
+    assert scores["untouched"] == dict.fromkeys(worth, 0)
+    graded = nbformat.read(course.root / "autograded" / "buggy" / ASSIGNMENT / "01_hex.ipynb", as_version=4)
+    shown = [o for c in graded.cells if c.source == "check(from_hex)" for o in c.outputs]
+    assert any("from_hex('FF')" in o.get("text", "") for o in shown), "the check's report is not in the cell"
+    assert any(o.get("ename") == "AssertionError" for o in shown)
 
 
 def test_export_shows_what_each_student_code_earns(graded):
