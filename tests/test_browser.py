@@ -238,8 +238,19 @@ def prompts(page):
     return [t.strip() for t in page.locator(f"{NOTEBOOK} .jp-CodeCell .jp-InputPrompt").all_text_contents()]
 
 
+def wait_for_start(page, before, limit=2):
+    """Wait until Run All shows (a cell queued or running, or the prompts changed), at most
+    `limit` seconds: a short notebook whose saved prompts the new run repeats may show nothing."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        now = prompts(page)
+        if now != before or any("*" in p for p in now):
+            return
+        time.sleep(0.1)
+
+
 def wait_until_idle(page, limit=RUN_ALL_LIMIT):
-    """Wait until no cell is running or queued and the kernel is idle (twice in a row)."""
+    """Wait until no cell is running or queued and the kernel is idle (three looks in a row)."""
     deadline, calm = time.monotonic() + limit, 0
     while time.monotonic() < deadline:
         busy = any("*" in p for p in prompts(page))
@@ -247,7 +258,7 @@ def wait_until_idle(page, limit=RUN_ALL_LIMIT):
         calm = calm + 1 if idle and not busy else 0
         if calm >= 3:
             return
-        time.sleep(1)
+        time.sleep(0.3)
     pytest.fail(f"Run All did not finish in {limit} s: prompts {prompts(page)}")
 
 
@@ -255,8 +266,9 @@ def run_all(page, base, path):
     """Open `path`, Run → Run All Cells, wait; returns (cells that ran, code cells)."""
     open_notebook(page, base, path)
     wait_for_kernel(page)
+    before = prompts(page)
     menu(page, "Run", "Run All Cells")
-    time.sleep(2)
+    wait_for_start(page, before)
     wait_until_idle(page)
     shown = prompts(page)
     return sum(bool(re.fullmatch(r"\[\d+\]:", p)) for p in shown), len(shown)
