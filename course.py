@@ -26,6 +26,16 @@ STAMP = VENV / "bpe-course-installed"
 TEST_ARGS = ["tests", "solutions", "-rs", "--nbval", "--nbval-current-env",
              "--nbval-sanitize-with", "nbval_sanitize.cfg", "-p", "no:cacheprovider",
              "--durations=15"]  # where the suite's time goes, in every run
+MAX_TEST_WORKERS = 4  # each starts its own browser, hub or kernels: more would crowd a laptop
+
+
+def parallel_args():
+    """pytest-xdist's options: one test process per core (at most MAX_TEST_WORKERS), each taking
+    whole files, so a module's shared fixture (a JupyterLab, a hub, a graded class) is built once
+    and a notebook's nbval cells share their kernel. One core: no worker processes."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    workers = min(cores, MAX_TEST_WORKERS)
+    return ["-n", str(workers), "--dist", "loadfile"] if workers > 1 else []
 
 
 def venv_python():
@@ -92,7 +102,7 @@ def main(argv):
         return run([venv_python(), "-m", "bpe_ref.course.lab", *argv[1:]], env=course_env())
     if command == "test":
         env = course_env()
-        return run([venv_python(), "-m", "pytest", *TEST_ARGS, *argv[1:]], env=env)
+        return run([venv_python(), "-m", "pytest", *TEST_ARGS, *parallel_args(), *argv[1:]], env=env)
     return 0
 
 
