@@ -6,7 +6,8 @@
     python3 course.py setup   only the set-up
 
 `lab` passes its other options to JupyterLab (e.g. --no-browser --port 8890), and takes
---workspace DIR to keep your work somewhere else than ./workspace.
+--workspace DIR to keep your work somewhere else than ./workspace. `test` passes its options to
+pytest: with no path it runs tests/ and solutions/ (pyproject's testpaths), else the paths given.
 
 Everything installs from the package index into ./.venv; nothing else is downloaded, ever:
 the tiktoken rank files ship inside bpe_ref (see README, "Offline tiktoken").
@@ -23,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 STAMP = VENV / "bpe-course-installed"
-TEST_ARGS = ["tests", "solutions", "-rs", "--nbval", "--nbval-current-env",
+TEST_ARGS = ["-rs", "--nbval", "--nbval-current-env",
              "--nbval-sanitize-with", "nbval_sanitize.cfg", "-p", "no:cacheprovider",
              "--durations=15"]  # where the suite's time goes, in every run
 MAX_TEST_WORKERS = 4  # each starts its own browser, hub or kernels: more would crowd a laptop
