@@ -1,4 +1,5 @@
-"""Real nbgrader: the solutions release as the learners' notebooks, and the checks autograde.
+"""Real nbgrader: the solutions release as the learners' notebooks, and check() fails its cell under
+nbgrader's autograde (tests/test_nbgrader_gradebook.py autogrades a handed-in class).
 
 Needs the [instructor] extra (`pip install -e '.[instructor]'`, Python 3.11+). Without it these
 tests skip with a warning that says so; in CI (.ci/run sets BPE_COURSE_CI=1; the test extra brings nbgrader) a
@@ -27,7 +28,6 @@ from bpe_ref.grade.source import ipython_to_python
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))
 NOTEBOOKS = ROOT / "notebooks"
-LEARNERS = Path(__file__).parent / "learners"
 BIN = Path(sys.executable).parent
 ASSIGNMENT = "bpe"
 POINTS = load_points()  # the table the tool uses by default
@@ -123,11 +123,10 @@ def nbgrader_env():
     return {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
 
 
-def nbgrader(env, course, *args):
-    run = subprocess.run([str(BIN / "nbgrader"), *args, "--force"], cwd=course, env=env,
-                         capture_output=True, text=True, encoding="utf-8", timeout=600)
-    assert run.returncode == 0, f"nbgrader {' '.join(args)} failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
-    return run
+def run_nbgrader(env, course, *args):
+    """Run an nbgrader command in the course folder; its CompletedProcess, whatever its status."""
+    return subprocess.run([str(BIN / "nbgrader"), *args], cwd=course, env=env, capture_output=True,
+                          text=True, encoding="utf-8", timeout=600)
 
 
 @pytest.fixture(scope="module")
@@ -142,7 +141,8 @@ def course(nbgrader_env, tmp_path_factory):
         assert tool.main([str(p) for p in sorted(source.glob("*.ipynb"))]) == 0
     (root / "nbgrader_config.py").write_text('c = get_config()\nc.CourseDirectory.course_id = "bpe-course"\n',
                                              encoding="utf-8")
-    nbgrader(nbgrader_env, root, "generate_assignment", ASSIGNMENT)
+    run = run_nbgrader(nbgrader_env, root, "generate_assignment", ASSIGNMENT, "--force")
+    assert run.returncode == 0, f"nbgrader generate_assignment failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
     return root
 
 
@@ -198,24 +198,6 @@ def test_release_matches_the_learner_notebook(course, path):
         meta = nbgrader_meta(cell) or {}
         if meta.get("grade"):
             assert meta["locked"] and cell.metadata.get("deletable") is False, cell.source
-
-
-# ---------------------------------------------------------------------------- autograde
-# nbgrader's autograde of a good, a buggy and an untouched student runs on the class that
-# tests/test_nbgrader_gradebook.py hands in and autogrades once for all its tests.
-
-
-def student_copy(release, solution, replace=None):
-    """The released notebook as a student hands it in: each stubbed cell filled in from the solution,
-    or, for a function in `replace`, with that code instead."""
-    answers = {nbgrader_meta(c)["grade_id"]: c.source for c in solution.cells
-               if nbgrader_meta(c) and nbgrader_meta(c)["solution"]}
-    notebook = nbformat.from_dict(release)
-    for cell in notebook.cells:
-        meta = nbgrader_meta(cell)
-        if meta and meta["solution"]:
-            cell.source = (replace or {}).get(meta["grade_id"], answers[meta["grade_id"]])
-    return notebook
 
 
 # ---------------------------------------------------------------------------- check() under nbgrader

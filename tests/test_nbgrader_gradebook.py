@@ -14,7 +14,6 @@ import doctest
 import hashlib
 import shutil
 import sqlite3
-import subprocess
 from contextlib import closing
 from pathlib import Path
 from types import SimpleNamespace
@@ -25,9 +24,10 @@ import pytest
 from bpe_ref.grade import cli, gradebook
 from bpe_ref.grade.gradebook import cell_score, exercises_of
 from bpe_ref.grade.source import function_source
-from test_nbgrader import BIN, LEARNERS, POINTS, ROOT, nbgrader_env, nbgrader_meta, student_copy  # noqa: F401
+from test_nbgrader import POINTS, ROOT, nbgrader_env, nbgrader_meta, run_nbgrader  # noqa: F401
 
 ASSIGNMENT = "ps"
+LEARNERS = Path(__file__).parent / "learners"
 NOTEBOOKS = ("01_hex.ipynb", "03_utf8.ipynb")
 WORTH = {"01_hex": 2.0, "03_utf8": 2.0}  # to_hex 1 + from_hex 1; utf8_encode 2 (the default points)
 
@@ -47,10 +47,17 @@ CHEATERS = [f"cheat_{kind}" for kind in CHEATS]
 OVERRIDDEN = CHEATERS[0]  # its from_hex is set to 0.5 by --overrides
 
 
-def run_nbgrader(env, course, *args):
-    run = subprocess.run([str(BIN / "nbgrader"), *args], cwd=course, env=env, capture_output=True,
-                         text=True, encoding="utf-8", timeout=600)
-    return run
+def student_copy(release, solution, replace=None):
+    """The released notebook as a student hands it in: each stubbed cell filled in from the solution,
+    or, for a function in `replace`, with that code instead."""
+    answers = {nbgrader_meta(c)["grade_id"]: c.source for c in solution.cells
+               if nbgrader_meta(c) and nbgrader_meta(c)["solution"]}
+    notebook = nbformat.from_dict(release)
+    for cell in notebook.cells:
+        meta = nbgrader_meta(cell)
+        if meta and meta["solution"]:
+            cell.source = (replace or {}).get(meta["grade_id"], answers[meta["grade_id"]])
+    return notebook
 
 
 def exported(env, course):
