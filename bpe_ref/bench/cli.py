@@ -36,8 +36,7 @@ from .encoding import encoding_ratios, job_encode, print_encoding, run_encoding
 from .measure import peak_method, run_job
 from .plan import FULL, QUICK, TARGETS
 from .report import shared_tokens, time_ratios, without_tokens
-from .scale import (default_chart_path, draw_chart, print_scale, run_scale, run_scale_only, scale_corpus,
-                    summarise_scale)
+from .scale import chart_if_asked, print_scale, run_scale, run_scale_only, scale_corpus, summarise_scale
 from .startup import job_startup, run_startup
 from .stream import job_stream, run_stream
 from .training import job_hf_train, job_train, print_start, print_training, run_start
@@ -146,9 +145,7 @@ def main(argv=None):
         rows = run_all(plan, files)
     ratios = summarise(plan, rows)
     print_table(plan, rows, ratios, info)
-    chart = args.chart or (None if args.quick else default_chart_path())
-    if chart:
-        print(f"\nchart: {draw_chart(plan, rows, chart)}")
+    chart_if_asked(plan, rows, args)
     elapsed = time.perf_counter() - started
     print(f"\nwhole run: {elapsed:.0f} s; figures written to {args.out}")
     figures = {**info, "plan": plan, "targets": TARGETS, "ratios": ratios, "seconds_total": elapsed,

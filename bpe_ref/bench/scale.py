@@ -170,12 +170,17 @@ def run_scale_only(plan, args):
         rows = run_scale(plan, files)
     summary = summarise_scale(plan, rows)
     print_scale(plan, rows, summary, files)
-    chart = args.chart or (None if args.quick else default_chart_path())
-    if chart:
-        print(f"\nchart: {draw_chart(plan, rows, chart)}")
+    chart_if_asked(plan, rows, args)
     with open(args.out, "w", encoding="utf-8") as f:
         json.dump({"plan": plan, "targets": TARGETS, "scale": summary, "scale_corpus": files,
                    "rows": [without_tokens(row) for row in rows.values()]}, f, indent=2)
+
+
+def chart_if_asked(plan, rows, args):
+    """Draw the chart to --chart, or to its default place unless --quick, and say where."""
+    chart = args.chart or (None if args.quick else default_chart_path())
+    if chart:
+        print(f"\nchart: {draw_chart(plan, rows, chart)}")
 
 
 def default_chart_path():
