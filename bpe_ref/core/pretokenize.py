@@ -14,6 +14,7 @@ from collections import Counter, deque
 from itertools import chain
 from multiprocessing import get_all_start_methods, get_context
 
+from .parallel import default_workers
 from .stream import iter_parts
 from .unicode_classes import split_regex
 
@@ -152,7 +153,7 @@ def _utf8_length(text):
 def _worker_count(workers):
     """How many processes may count: the cores this process may use, unless told."""
     if workers is None:
-        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+        workers = default_workers()
     elif not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
         raise ValueError(f"workers must be a positive int (or None for every core), got {workers!r}")
     if "fork" not in get_all_start_methods():

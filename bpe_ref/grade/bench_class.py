@@ -31,7 +31,7 @@ from pathlib import Path
 
 import nbformat
 
-from .classroom import cores
+from ..core.parallel import default_workers
 from .source import function_source
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -194,7 +194,7 @@ def as_planned(folder, plans):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--students", type=int, default=100)
-    parser.add_argument("--jobs", type=int, default=cores(), help="bpe-grade --jobs (default: every core)")
+    parser.add_argument("--jobs", type=int, default=default_workers(), help="bpe-grade --jobs (default: every core)")
     parser.add_argument("--serial-sample", type=int, default=10, metavar="K",
                         help="also grade K students with --jobs 1 and --jobs N for the speedup (0: skip)")
     parser.add_argument("--keep", metavar="DIR", help="build the class in DIR and keep it")
@@ -206,7 +206,7 @@ def main(argv=None):
         folder.mkdir(parents=True, exist_ok=True)
         plans = write_class(folder, options.students)
         print(f"class: {options.students} students x {len(WORKBOOKS)} notebooks = {len(plans)} files "
-              f"({', '.join(WORKBOOKS)}); {options.jobs} jobs on {cores()} cores")
+              f"({', '.join(WORKBOOKS)}); {options.jobs} jobs on {default_workers()} cores")
         if options.serial_sample:
             speedup(folder, options)
         walls = {}

@@ -331,11 +331,3 @@ def print_scores(book, out):
         passed = sum(row.exercises[name]["status"] == "pass" for name in book.columns)
         print(f"  {row.name:<{width}}  {show_points(book.score(row)):>5}  "
               f"{passed}/{len(book.columns)} exercises pass", file=out)
-
-
-def cores():
-    """The cores this process may use (its CPU affinity where the OS tells it): bpe-grade's default --jobs."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # macOS, Windows
-        return os.cpu_count() or 1

@@ -24,8 +24,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..core.parallel import default_workers
 from . import isolation
-from .classroom import Found, class_results, cores, find_class, is_class, print_scores, with_points, write_csv
+from .classroom import Found, class_results, find_class, is_class, print_scores, with_points, write_csv
 from .gradebook import open_gradebook, write_gradebook
 from .gradescope import VISIBILITY, write_gradescope
 from .late import LateRule, lateness, nbgrader_time, parse_rule, parse_time, read_times
@@ -65,8 +66,8 @@ def parse_args(argv):
                         help="time allowed per exercise and per notebook cell (default 10)")
     parser.add_argument("--file-timeout", type=float, default=None, metavar="SECONDS",
                         help="wall time allowed for one whole submission (default 20 x --timeout)")
-    parser.add_argument("--jobs", type=int, default=cores(), metavar="N",
-                        help=f"submissions graded at once (default: every core, here {cores()})")
+    parser.add_argument("--jobs", type=int, default=default_workers(), metavar="N",
+                        help=f"submissions graded at once (default: every core, here {default_workers()})")
     parser.add_argument("--memory", type=int, default=2048, metavar="MB",
                         help="memory limit of each submission's sandbox (default 2048)")
     parser.add_argument("--gradebook", metavar="URL_OR_PATH",
