@@ -73,11 +73,11 @@ class ChunkEncoder:
         if whole is not None:
             return [whole]
         if len(chunk_bytes) <= SHORT_CHUNK:
-            return self.encode_piece(chunk_bytes)
+            return self.bpe(chunk_bytes)
         is_seam = map(self.seams.__contains__, pairwise(chunk_bytes))
         cuts = list(compress(range(1, len(chunk_bytes)), is_seam))
         if not cuts:
-            return self.encode_piece(chunk_bytes)
+            return self.bpe(chunk_bytes)
         pieces = map(chunk_bytes.__getitem__, map(slice, [0, *cuts], [*cuts, len(chunk_bytes)]))
         return list(chain.from_iterable(map(self.pieces.__getitem__, pieces)))  # all in C but new pieces
 
@@ -112,10 +112,14 @@ class ChunkEncoder:
             return list(map(ids.__getitem__, map(slice, [0, *chunk_id_ends[:-1]], chunk_id_ends)))
 
     def encode_piece(self, piece):
-        """BPE on bytes with no seam inside (or a whole chunk)."""
+        """The ids of bytes with no seam inside: the whole token, else BPE."""
         whole = self.whole_tokens.get(piece)
         if whole is not None:
             return [whole]
+        return self.bpe(piece)
+
+    def bpe(self, piece):
+        """BPE on bytes already looked up, and not found, among the whole tokens."""
         return encode_chunk_fast(piece, self.ranks, self.byte_table, self.rank_ids)
 
 
