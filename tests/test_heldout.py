@@ -71,6 +71,17 @@ def test_no_report_finds_nothing_and_a_pass_on_an_unloadable_file_is_false():
     assert (tally.exercises, tally.found, tally.false_pass, tally.files_right) == (1, 1, 1, 0)
 
 
+def test_an_encode_graded_as_encode_special_is_found_under_its_special_tokens_name():
+    truth = {"passed": False, "pass": ["Tok.encode_ordinary"], "notpass": ["Tok.encode:special_tokens"],
+             "why": {"Tok.encode:special_tokens": "the special alternation is not longest first."}}
+    report = {"passed": False, "exercises": {
+        "Tok.encode_ordinary": verdict("pass"),
+        "Tok.encode": dict(verdict("fail", hint="put the longest special token first"), course="encode_special")}}
+    tally = scored(report, truth)
+    assert (tally.found, tally.right, tally.unlisted) == (2, 2, 0)
+    assert tally.hints["right"] == 1
+
+
 def test_summary_says_each_count():
     text = "\n".join(summary(scored(), "fixture"))
     for line in ("exercises found:  4 of 5 (80.0 %)", "false passes:     1", "false fails:      1",

@@ -7,7 +7,8 @@
 Each file of the truth is graded as a user would grade it, `bpe-grade --json --jobs 1 FILE`, one
 file at a time, with the grader as it is; the verdicts are then scored against the truth
 (bpe_ref.grade.heldout_score) and a summary is printed. --details adds one line per judgment
-that went wrong. The truth is FOLDER/expectations.json when there is one, else the manifest.
+that went wrong; --json FILE keeps the grader's reports, and --reports FILE scores them again
+without grading. The truth is FOLDER/expectations.json when there is one, else the manifest.
 """
 
 import argparse
@@ -65,6 +66,7 @@ def main(argv=None):
     parser.add_argument("--timeout", type=float, help="passed to bpe-grade --timeout")
     parser.add_argument("--details", action="store_true", help="also print each judgment that went wrong")
     parser.add_argument("--json", metavar="FILE", help="also write the grader's reports, by file, to FILE")
+    parser.add_argument("--reports", metavar="FILE", help="score the reports a run saved with --json instead of grading again")
     args = parser.parse_args(argv)
     folder = Path(args.folder)
     if not folder.is_dir():
@@ -73,8 +75,15 @@ def main(argv=None):
         truth_path, truths = read_truth(folder, args.truth)
     except ValueError as error:
         parser.error(str(error))
-    reports = {}
-    tally = measure(folder, truths, args.timeout, progress=lambda name, report: reports.__setitem__(name, report))
+    if args.reports:
+        with open(args.reports, encoding="utf-8") as f:
+            reports = json.load(f)
+        tally = Tally()
+        for name, truth in sorted(truths.items()):
+            score_file(name, truth, reports.get(name), tally)
+    else:
+        reports = {}
+        tally = measure(folder, truths, args.timeout, progress=lambda name, report: reports.__setitem__(name, report))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(reports, f, indent=1, ensure_ascii=False)

@@ -96,10 +96,22 @@ def truth_verdicts(truth):
     return verdicts
 
 
+def with_special_names(graded, truth):
+    """`graded`, where an encode graded as the course's encode_special is also found under the
+    truth's name for it, 'Class.encode:special_tokens', when the truth has no other use for 'Class.encode'."""
+    found = dict(graded)
+    for exercise, verdict in graded.items():
+        alias = exercise + ":special_tokens"
+        if (verdict.get("course") == "encode_special" and ":" not in exercise and alias not in graded
+                and exercise not in truth_verdicts(truth)):
+            found[alias] = found.pop(exercise)
+    return found
+
+
 def score_file(name, truth, report, tally):
     """Add one file's judgments to `tally`. `report` is the grader's JSON object for the file,
     or None when the grader gave none (then nothing in the file counts as found)."""
-    graded = (report or {}).get("exercises", {})
+    graded = with_special_names((report or {}).get("exercises", {}), truth)
     tally.files += 1
     if report is not None and bool(report.get("passed")) == bool(truth.get("passed")):
         tally.files_right += 1
