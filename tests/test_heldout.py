@@ -1,12 +1,12 @@
 """The held-out measure's counting: a tiny truth and grader reports written here, no learner code run
-(bpe_ref.grade.heldout_score), and the command's reading of a truth file and a folder."""
+(bpe_ref.grade.judge.heldout_score), and the command's reading of a truth file and a folder."""
 
 import json
 
 import pytest
 
 from bpe_ref.grade import heldout
-from bpe_ref.grade.heldout_score import Tally, judge_hint, score_file, summary
+from bpe_ref.grade.judge.heldout_score import Tally, judge_hint, score_file, summary
 
 TRUTH = {
     "passed": False,

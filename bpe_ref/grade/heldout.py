@@ -6,7 +6,7 @@
 
 Each file of the truth is graded as a user would grade it, `bpe-grade --json --jobs 1 FILE`, one
 file at a time, with the grader as it is; the verdicts are then scored against the truth
-(bpe_ref.grade.heldout_score) and a summary is printed. --details adds one line per judgment
+(bpe_ref.grade.judge.heldout_score) and a summary is printed. --details adds one line per judgment
 that went wrong; --json FILE keeps the grader's reports, and --reports FILE scores them again
 without grading. The truth is FOLDER/expectations.json when there is one, else the manifest.
 """
@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .heldout_score import Tally, score_file, summary
+from .judge.heldout_score import Tally, score_file, summary
 
 MANIFEST = Path(__file__).resolve().parents[2] / "tests" / "data" / "heldout" / "manifest.json"
 
