@@ -150,6 +150,20 @@ def test_naive_training_times_two_panels():
     assert left.get_title() == "naive training, 64 merges" and right.get_title() == "naive training, 8 KB"
 
 
+def test_naive_training_times_claims_only_growth():
+    fig = plots.naive_training_times([2, 4], [10, 20], [16, 32], [10, 20], merges=64, size_kb=8, ylabel="pair lookups")
+    assert fig.axes[0].get_ylabel() == "pair lookups" and "straight" not in fig._suptitle.get_text()
+
+
+def test_incremental_race_two_panels():
+    fig = plots.incremental_race([8, 16], {"naive": [10, 20], "yours": [5, 6]},
+                                 {"naive": [0.1, 0.2], "yours": [0.1, 0.1], "fast": [0.0, 0.0]})
+    work, time_ = fig.axes
+    assert [len(work.lines), len(time_.lines)] == [2, 3] and list(work.lines[1].get_ydata()) == [5, 6]
+    with pytest.raises(ValueError, match="1 numbers for 2 merge counts"):
+        plots.incremental_race([8, 16], {"naive": [10]}, {})
+
+
 def test_merge_neighbours_marks_what_changes():
     ids = list("señor".encode("utf-8"))
     ax = plots.merge_neighbours(ids, (0xC3, 0xB1), 256, names={256: "256 (ñ)"}).axes[0]

@@ -393,9 +393,9 @@ def byte_ranks(byte_shuffle):
     return _shown_once(fig)
 
 
-def naive_training_times(sizes_kb, by_size, merge_counts, by_merges, *, merges, size_kb):
-    """Two panels: naive training time against text size (at `merges` merges) and against the
-    number of merges (on `size_kb` KB).
+def naive_training_times(sizes_kb, by_size, merge_counts, by_merges, *, merges, size_kb, ylabel="seconds"):
+    """Two panels: the naive loop's cost (seconds, or pair lookups: `ylabel`) against text size
+    (at `merges` merges) and against the number of merges (on `size_kb` KB).
 
     >>> fig = naive_training_times([2, 4], [0.1, 0.2], [16, 32], [0.1, 0.2], merges=64, size_kb=8)
     >>> [len(ax.lines) for ax in fig.axes]
@@ -403,12 +403,37 @@ def naive_training_times(sizes_kb, by_size, merge_counts, by_merges, *, merges, 
     """
     fig, (left, right) = _new_figure(10, 3.6, columns=2)
     left.plot(sizes_kb, by_size, "o-")
-    left.set(xlabel="text size (KB)", ylabel="seconds", ylim=(0, None),
+    left.set(xlabel="text size (KB)", ylabel=ylabel, xlim=(0, None), ylim=(0, None),
              title=f"naive training, {merges} merges")
     right.plot(merge_counts, by_merges, "o-", color="tab:orange")
-    right.set(xlabel="number of merges", ylabel="seconds", ylim=(0, None),
+    right.set(xlabel="number of merges", ylabel=ylabel, xlim=(0, None), ylim=(0, None),
               title=f"naive training, {size_kb} KB")
-    fig.suptitle("Both lines are (nearly) straight: time grows like size × merges")
+    fig.suptitle(f"The naive loop's {ylabel} grow with the text and with the merges")
+    fig.tight_layout()
+    return _shown_once(fig)
+
+
+def incremental_race(merge_counts, lookups, seconds):
+    """Two panels against the number of merges: pair lookups (left) and seconds (right), one
+    line per trainer.
+
+    lookups, seconds: {trainer name: [one number per merge count]}.
+    >>> fig = incremental_race([8, 16], {"naive": [10, 20]}, {"naive": [0.1, 0.2], "fast": [0.1, 0.1]})
+    >>> [len(ax.lines) for ax in fig.axes]
+    [1, 2]
+    """
+    for table in (lookups, seconds):
+        for name, values in table.items():
+            if len(values) != len(merge_counts):
+                raise ValueError(f"{name!r} has {len(values)} numbers for {len(merge_counts)} merge counts")
+    fig, (left, right) = _new_figure(10, 3.8, columns=2)
+    for ax, table, ylabel in [(left, lookups, "pair lookups"), (right, seconds, "seconds")]:
+        for name, values in table.items():
+            ax.plot(merge_counts, values, "o-", label=name)
+        ax.set(xlabel="number of merges", ylabel=ylabel, xlim=(0, None), ylim=(0, None))
+        ax.legend()
+    left.set_title("work: counted, the same on any machine")
+    right.set_title("time: measured now, on this machine")
     fig.tight_layout()
     return _shown_once(fig)
 
