@@ -187,3 +187,15 @@ def test_training_race_extends_the_naive_line():
     assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
     with pytest.raises(ValueError, match="2 times for 3 sizes"):
         plots.training_race([2, 4, 8], [16], {"naive": [1, 2], "fast": [1], "HF": [1]}, merges=256)
+
+
+def test_tokens_per_byte_by_language_groups_by_language():
+    fig = plots.tokens_per_byte_by_language({"gpt2": {"English": 0.25, "Tamil": 0.99},
+                                             "o200k_base": {"English": 0.22, "Tamil": 0.14}})
+    ax = fig.axes[0]
+    assert len(ax.patches) == 4 and [t.get_text() for t in ax.get_xticklabels()] == ["English", "Tamil"]
+
+
+def test_grouped_token_counts_labels_its_bars():
+    ax = plots.grouped_token_counts({"gpt2": [10, 4], "cl100k_base": [6, 1]}, ["all", "spaces"], "code").axes[0]
+    assert len(ax.patches) == 4 and "10" in [t.get_text() for t in ax.texts]

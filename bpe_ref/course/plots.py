@@ -465,6 +465,47 @@ def training_race(naive_kb, big_kb, race, *, merges):
     return _shown_once(fig)
 
 
+# ---------------------------------------------------------------------------- 11
+
+
+def tokens_per_byte_by_language(rates):
+    """Tokens per UTF-8 byte of the same messages in each language, one bar per tokenizer, with a
+    dashed line at 1 (a token for every byte: no compression at all).
+
+    rates: {tokenizer label: {language: tokens per byte}}, the same languages for every tokenizer.
+    >>> fig = tokens_per_byte_by_language({"gpt2": {"English": 0.25, "Tamil": 0.99}})
+    >>> len(fig.axes[0].patches)
+    2
+    """
+    series = list(rates)
+    languages = list(next(iter(rates.values())))
+    fig, ax = _new_figure(12, 4)
+    _grouped_bars(ax, {lang: [rates[name][lang] for name in series] for lang in languages}, series)
+    ax.axhline(1, color="grey", lw=0.8, ls="--")
+    ax.tick_params(axis="x", labelrotation=45)
+    ax.set(ylabel="tokens per byte", title="The same 200 messages: tokens per byte, by language")
+    ax.legend()
+    fig.tight_layout()
+    return _shown_once(fig)
+
+
+def grouped_token_counts(values, series, title):
+    """Token counts as bars grouped by tokenizer (or by text), one bar per series in each group.
+
+    values: {group label: [one count per series]}.
+    >>> len(grouped_token_counts({"gpt2": [10, 4]}, ["all", "spaces"], "code").axes[0].patches)
+    2
+    """
+    fig, ax = _new_figure(8, 3.6)
+    _grouped_bars(ax, values, series)
+    for bars in ax.containers:
+        ax.bar_label(bars, fontsize=8)
+    ax.margins(y=0.2)  # room for the legend above the labelled bars
+    ax.set(ylabel="tokens", title=title)
+    ax.legend(loc="upper center", ncols=len(series))
+    return _shown_once(fig)
+
+
 def _occurrences(ids, pair):
     """The positions where `merge` finds `pair` (left to right, without overlaps)."""
     starts, i = [], 0
