@@ -232,7 +232,9 @@ def print_table(result, out=sys.stdout):
         print(f"  note: {note}", file=out)
     found = len(names)
     passed = sum(ex["status"] == "pass" for ex in names.values())
-    print(f"  => {passed}/{found} exercises pass" if found else "  => no exercise found", file=out)
+    held = " (the file is not passed: part of it did not load or was not graded; see the notes)" \
+        if found and passed == found and not result.get("passed") else ""
+    print(f"  => {passed}/{found} exercises pass{held}" if found else "  => no exercise found", file=out)
 
 
 def print_totals(results, out=sys.stdout):

@@ -39,7 +39,8 @@ def grade_file(path, timeout=10.0, memory_mb=2048, isolated=False, file_timeout=
     finally:
         sandbox.close()
     results, flagged = withhold_reaching(results, cells)
-    return summary(path, results, cell_notes(sandbox, cells) + flagged)
+    unloaded = not_loaded(sandbox, cells) + ungraded_classes(sandbox.defined, results)
+    return summary(path, results, cell_notes(sandbox, cells) + flagged + unloaded, held_back=bool(unloaded))
 
 
 def module_name(path):
@@ -208,9 +209,46 @@ def defines_graded_names(cell):
     return bool((names_in(cell["source"]) - set(cell["given"])) & (set(exercises.CONTRACT) | {"merges", "vocab"}))
 
 
-def summary(path, results, notes, error=None):
+LOAD_FAILURES = ("error", "syntax", "timeout", "crashed", "memory", "exit", "reference")
+TOKENIZER_METHODS = {"train", "encode", "decode", "encode_ordinary", "encode_iterable"}
+
+
+def not_loaded(sandbox, cells):
+    """One note per cell of the learner's own code (a def or a class) that failed to load, naming
+    the line, the exception and what it leaves ungraded: such a file is never `passed`."""
+    notes = []
+    for index, report in sorted(sandbox.cell_reports.items()):
+        cell = cells[index]
+        defined = names_in(cell["source"]) - set(cell["given"])
+        if report.get("status") not in LOAD_FAILURES or cell.get("raises_on_purpose") or not defined:
+            continue
+        missing = sorted(name for name in defined if name not in sandbox.defined)
+        where = report.get("where") or cell["name"]
+        what = f"{report.get('type')}: {report.get('message')}" if report.get("status") == "error" \
+            else report.get("message") or report.get("status")
+        text = report.get("line") if isinstance(report.get("line"), str) else report.get("text")
+        shown = f" (`{text}`)" if text else ""
+        left = f"; left ungraded: {', '.join(missing)}" if missing else ""
+        notes.append(f"not loaded: {where}{shown}: {what}{left}")
+    return notes
+
+
+def ungraded_classes(defined, results):
+    """A note for each tokenizer class (a class with train/encode/decode methods) that no exercise
+    was graded on: a file is not `passed` while part of its tokenizer went unjudged."""
+    graded = {name.split(".")[0] for name in results}
+    notes = []
+    for name, info in defined.items():
+        methods = set(info.get("methods") or ()) - set(info.get("stubs") or ())
+        if methods & TOKENIZER_METHODS and name not in graded:
+            notes.append(f"not graded: the class {name} (methods {', '.join(sorted(methods & TOKENIZER_METHODS))}) "
+                         "matched no exercise the grader knows")
+    return notes
+
+
+def summary(path, results, notes, error=None, held_back=False):
     exercises_out = {name: {"status": r.status, "message": r.message, **r.detail} for name, r in results.items()}
-    passed = bool(results) and all(r.passed for r in results.values())
+    passed = bool(results) and all(r.passed for r in results.values()) and not held_back
     out = {"path": str(path), "passed": passed, "exercises": exercises_out, "notes": notes}
     if error:
         out["error"] = error
