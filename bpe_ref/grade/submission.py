@@ -1,13 +1,16 @@
 """Grade one submission file (.ipynb or .py) in a sandbox process: the heart of bpe-grade."""
 
+import dataclasses
 import time
 from pathlib import Path
 
 from .judge import exercises
 from .inside.calling import OUTPUT_LIMIT
+from .judge.behaviour import find_by_behaviour
 from .judge.classes import grade_classes
 from .judge.engine import Result, run_exercise
 from .judge.module_style import ModuleStyle
+from .judge.variants import MergesForVocab, takes_merges
 from .walls.sandbox import Sandbox, SandboxCaller
 from .reading.source import UnreadableSubmission, names_in, read_submission
 
@@ -31,10 +34,11 @@ def grade_file(path, timeout=10.0, memory_mb=2048, isolated=False, file_timeout=
                       isolated=isolated, file_timeout=file_timeout, module=module, run_as=run_as)
     try:
         loaded = sandbox.start()
-        results = grade_loaded(sandbox, cells, metadata, loaded, timeout)
+        notes = []
+        results = grade_loaded(sandbox, cells, metadata, loaded, timeout, notes)
     finally:
         sandbox.close()
-    return summary(path, results, cell_notes(sandbox, cells))
+    return summary(path, results, cell_notes(sandbox, cells) + notes)
 
 
 def graded_names(cells, course, defined):
@@ -49,10 +53,20 @@ def graded_names(cells, course, defined):
         if ex.uses and all(n in own or n in defined for n in ex.uses):
             own.add(name)
     return [name for name in exercises.CONTRACT
-            if name in listed or name in own or (name in defined and name not in given)]
+            if name in listed or ((name in own or (name in defined and name not in given))
+                                  and not is_demo_value(name, defined))]
 
 
-def grade_loaded(sandbox, cells, metadata, loaded, timeout):
+def is_demo_value(name, defined):
+    """A plain value under an exercise's name (split_text = re.split(...) in a demo cell) is not
+    the learner's try at that exercise, unless the workbook asks for it by that name."""
+    info = defined.get(name)
+    return info is not None and info.get("kind") == "value" and not exercises.REGISTRY[name].uses
+
+
+def grade_loaded(sandbox, cells, metadata, loaded, timeout, notes=None):
+    """{name: Result} for every exercise of a loaded submission; `notes` gets the lines about
+    exercises looked for by behaviour and not found."""
     defined = sandbox.defined
     written = {name: index for index, cell in enumerate(cells) for name in names_in(cell["source"])}
     style = read_module_style(sandbox, timeout) if loaded and _module_style_wanted(defined, metadata) else None
@@ -73,7 +87,24 @@ def grade_loaded(sandbox, cells, metadata, loaded, timeout):
     if loaded:
         results.update({r.name: r for r in ModuleStyle.missing(metadata.get("exercises", []), results)})
         results.update(grade_classes(sandbox, timeout))  # tokenizer classes, CS336's train_bpe
+        results.update(grade_by_behaviour(sandbox, results, timeout, notes if notes is not None else []))
     return results
+
+
+def grade_by_behaviour(sandbox, results, timeout, notes):
+    """{learner name: Result} for the functions found by what they do (judge/behaviour.py)."""
+    have = {r.detail.get("course", name) for name, r in results.items() if r.status != "missing"}
+    finding = find_by_behaviour(sandbox, sandbox.defined, set(results), have)
+    graded = {}
+    for learner, exercise in finding.found.items():
+        ex = dataclasses.replace(exercises.REGISTRY[exercise], name=learner)
+        result = run_exercise(ex, SandboxCaller(sandbox, learner, time.monotonic() + timeout), timeout)
+        result.detail["exercise"] = (f"graded as the course's {exercise} (workbook {ex.workbook}): "
+                                     "it behaves like it on the probes")
+        result.detail["course"] = exercise
+        graded[learner] = result
+    notes += finding.notes()
+    return graded
 
 
 def _module_style_wanted(defined, metadata):
@@ -108,7 +139,12 @@ def grade_defined(sandbox, name, info, style, timeout):
         if problem:
             return Result(name, "error", f"{name}() takes one argument, so it reads module-level merges: {problem}")
         ex = style.exercise(name)
-    return run_exercise(ex, SandboxCaller(sandbox, name, time.monotonic() + timeout), timeout)
+    caller = SandboxCaller(sandbox, name, time.monotonic() + timeout)
+    if takes_merges(name, info.get("names") or []):
+        result = run_exercise(ex, MergesForVocab(caller), timeout)
+        result.detail["exercise"] = f"graded as the course's decode as written: {MergesForVocab.how}"
+        return result
+    return run_exercise(ex, caller, timeout)
 
 
 def grade_combined(sandbox, name, timeout):
