@@ -8,6 +8,7 @@ from .judge import exercises
 from .inside.calling import OUTPUT_LIMIT
 from .judge.behaviour import find_by_behaviour
 from .judge.classes import grade_classes
+from .judge.display import call_text, show
 from .judge.engine import Result, run_exercise
 from .judge.module_style import ModuleStyle
 from .judge.variants import MergesForVocab, takes_merges
@@ -87,14 +88,15 @@ def grade_loaded(sandbox, cells, metadata, loaded, timeout, notes=None):
     if loaded:
         results.update({r.name: r for r in ModuleStyle.missing(metadata.get("exercises", []), results)})
         results.update(grade_classes(sandbox, timeout))  # tokenizer classes, CS336's train_bpe
-        results.update(grade_by_behaviour(sandbox, results, timeout, notes if notes is not None else []))
+        given = {name for cell in cells for name in cell["given"]}  # the course's own helpers
+        results.update(grade_by_behaviour(sandbox, results, given, timeout, notes if notes is not None else []))
     return results
 
 
-def grade_by_behaviour(sandbox, results, timeout, notes):
+def grade_by_behaviour(sandbox, results, given, timeout, notes):
     """{learner name: Result} for the functions found by what they do (judge/behaviour.py)."""
     have = {r.detail.get("course", name) for name, r in results.items() if r.status != "missing"}
-    finding = find_by_behaviour(sandbox, sandbox.defined, set(results), have)
+    finding = find_by_behaviour(sandbox, sandbox.defined, set(results) | given, have)
     graded = {}
     for learner, exercise in finding.found.items():
         ex = dataclasses.replace(exercises.REGISTRY[exercise], name=learner)
@@ -137,7 +139,7 @@ def grade_defined(sandbox, name, info, style, timeout):
     if name in ("encode", "decode") and info.get("params") == 1:
         problem = style.problem() if style is not None else "`merges` is not defined"
         if problem:
-            return Result(name, "error", f"{name}() takes one argument, so it reads module-level merges: {problem}")
+            return one_argument_result(sandbox, name, problem, timeout)
         ex = style.exercise(name)
     caller = SandboxCaller(sandbox, name, time.monotonic() + timeout)
     if takes_merges(name, info.get("names") or []):
@@ -145,6 +147,24 @@ def grade_defined(sandbox, name, info, style, timeout):
         result.detail["exercise"] = f"graded as the course's decode as written: {MergesForVocab.how}"
         return result
     return run_exercise(ex, caller, timeout)
+
+
+ONE_ARGUMENT_PROBE = {"encode": ("aaabdaaabac",), "decode": ([97, 98, 99],)}
+
+
+def one_argument_result(sandbox, name, problem, timeout):
+    """encode(text) or decode(ids) with no usable module-level merges: what it was called as, and
+    what it answers on a small input, without guessing what it meant to read."""
+    args = ONE_ARGUMENT_PROBE[name]
+    reply = sandbox.call(name, args, time.monotonic() + min(timeout, 2.0))
+    seen = ""
+    if reply.kind == "ok":
+        seen = f"; {call_text(name, args)} returned {show(reply.value, 80)}"
+    elif reply.kind == "raised":
+        seen = f"; {call_text(name, args)} raised {reply.info['raised'].get('type')}"
+    wanted = exercises.REGISTRY[name].signature.split(" ->")[0]
+    return Result(name, "error", f"{name}() takes one argument, and there are no module-level merges to go with "
+                                 f"it ({problem}), so it could not be graded as {wanted}{seen}")
 
 
 def grade_combined(sandbox, name, timeout):

@@ -23,6 +23,9 @@ LOOKED_FOR = {
     "encode": ("encode", "tokeni"),
     "train": ("train", "fit", "learn"),
 }
+# an exercise the submission has in a later form is not looked for again (encode_ordinary
+# encodes; a helper encoding one chunk is not a second try at encode)
+COVERED_BY = {"encode": ("encode_ordinary", "encode_special"), "train": ("train_regex", "train_incremental")}
 PROBE_CASES = 8  # edge cases tried per exercise: enough to tell get_stats from a Counter
 PROBE_SECONDS = 2.0  # per call: a probe is a small input, a longer wait means it is not this
 
@@ -130,6 +133,7 @@ def find_by_behaviour(sandbox, defined, taken, have):
     exercise at most."""
     finding = Finding()
     functions = candidates(defined, taken)
+    have = set(have) | {name for name, later in COVERED_BY.items() if set(later) & set(have)}
     scores = []
     for learner, (params, required) in functions.items():
         for exercise in LOOKED_FOR:

@@ -11,27 +11,34 @@ from ...core.patterns import GPT2_SPLIT_PATTERN
 TRAIN_PROBE = ("aaabdaaabac", 259)  # one training, to see which attributes hold the merges and vocab
 
 
-def minbpe_class(cls, roles, init, probe):
-    """minbpe's layout: Cls() or Cls(pattern); train(text, vocab_size) fills self.merges;
-    encode/decode read self.merges and self.vocab; register_special_tokens({token: id})."""
-    regex_style = bool(init)
+def minbpe_class(cls, roles, init, probe, regex_style, extra=()):
+    """minbpe's layout: Cls() or Cls(pattern) (`regex_style`, read from the constructor's
+    parameters); train(text, vocab_size) fills self.merges; encode/decode read self.merges and
+    self.vocab; register_special_tokens({token: id}). `extra`: further encoders (encode_normal)."""
     attrs = {"merges": "merges", "vocab": "vocab"}
     mappings = []
     if "train" in roles:
         method = roles["train"][0]
-        seen = probe(cls, [GPT2_SPLIT_PATTERN] if regex_style else [], method)
+        init_args = [GPT2_SPLIT_PATTERN] if regex_style else []
+        seen = probe(cls, init_args, method)
+        returns = False  # train returns the merges instead of keeping them: graded on what it returns
         if isinstance(seen, dict):
             not_bytes = not_byte_level(seen)
             if not_bytes:
                 return [Mapping(f"{cls}.{method}", "not_byte_level", not_bytes, None)]
-            if not any(is_pair_dict(v) for v in seen.values()) and not {"encode", "decode"} <= set(roles):
+            returns = not any(is_pair_dict(v) for v in seen.values()) \
+                and is_pair_dict(probe(cls, init_args, method, returned=True))
+            if not returns and not any(is_pair_dict(v) for v in seen.values()) \
+                    and not {"encode", "decode"} <= set(roles):
                 return []  # trains something, but not pairs of ids: not a tokenizer
             attrs["merges"] = next((k for k, v in seen.items() if is_pair_dict(v)), "merges")
             attrs["vocab"] = next((k for k, v in seen.items() if _bytes_dict(v)), "vocab")
         exercise = "train_regex" if regex_style else "train"
-        how = (f"{cls}(pattern).{method}(text, vocab_size), then .{attrs['merges']}" if regex_style
-               else f"{cls}().{method}(text, vocab_size), then .{attrs['merges']}")
-        mappings.append(Mapping(f"{cls}.{method}", exercise, how, minbpe_train(cls, method, regex_style, attrs)))
+        then = "what it returns" if returns else f".{attrs['merges']}"
+        how = (f"{cls}(pattern).{method}(text, vocab_size), then {then}" if regex_style
+               else f"{cls}().{method}(text, vocab_size), then {then}")
+        mappings.append(Mapping(f"{cls}.{method}", exercise, how,
+                                minbpe_train(cls, method, regex_style, attrs, returns)))
     if "decode" in roles:
         method = roles["decode"][0]
         mappings.append(Mapping(f"{cls}.{method}", "decode", f".{attrs['vocab']} = vocab, then .{method}(ids)",
@@ -42,6 +49,11 @@ def minbpe_class(cls, roles, init, probe):
         mappings.append(Mapping(f"{cls}.{ordinary[0]}", exercise,
                                 f".{attrs['merges']} = merges, then .{ordinary[0]}(text)",
                                 minbpe_encode(cls, ordinary[0], regex_style, attrs)))
+    for method, _ in extra:  # a chunk's encoder (encode_chunk) is the plain encode on its one chunk
+        one_chunk = any(w in method.lower() for w in ("chunk", "piece", "bytes", "word"))
+        exercise = "encode_ordinary" if regex_style and not one_chunk else "encode"
+        mappings.append(Mapping(f"{cls}.{method}", exercise, f".{attrs['merges']} = merges, then .{method}(text)",
+                                minbpe_encode(cls, method, regex_style, attrs), helper=True))
     if regex_style and "encode" in roles and len(roles["encode"][1]) >= 2 and "register" in roles:
         method, register = roles["encode"][0], roles["register"][0]
         mappings.append(Mapping(f"{cls}.{method}", "encode_special",
@@ -54,12 +66,13 @@ def _bytes_dict(value):
     return isinstance(value, dict) and value and all(isinstance(v, bytes) for v in value.values())
 
 
-def minbpe_train(cls, method, regex_style, attrs):
+def minbpe_train(cls, method, regex_style, attrs, returns=False):
     def call(sandbox, args, deadline, rule):
         text, vocab_size, *rest = args
+        read = {} if returns else {"read": "*"}
         reply = object_call(sandbox, cls, deadline, rule, init=wired(rest if regex_style else []),
-                            call=[method, wired([text, vocab_size])], read="*")
-        if reply.kind == "ok":
+                            call=[method, wired([text, vocab_size])], **read)
+        if reply.kind == "ok" and not returns:
             reply.value = (reply.value or {}).get(attrs["merges"]) if isinstance(reply.value, dict) else None
         return reply
     return call
@@ -100,8 +113,10 @@ def minbpe_special(cls, method, register, attrs):
 
 
 def probe_train(sandbox, deadline):
-    """probe(cls, init, method): the attributes a minbpe-style class has after training once."""
-    def probe(cls, init, method):
-        reply = object_call(sandbox, cls, deadline, init=wired(init), call=[method, wired(list(TRAIN_PROBE))], read="*")
+    """probe(cls, init, method): the attributes a minbpe-style class has after training once (or,
+    with returned=True, what the training call returned)."""
+    def probe(cls, init, method, returned=False):
+        read = {} if returned else {"read": "*"}
+        reply = object_call(sandbox, cls, deadline, init=wired(init), call=[method, wired(list(TRAIN_PROBE))], **read)
         return reply.value if reply.kind == "ok" else None
     return probe
