@@ -226,11 +226,18 @@ def observation(expected, got):
     if isinstance(expected, (list, tuple, str, bytes)) and isinstance(got, type(expected)):
         for i, (e, g) in enumerate(zip(expected, got)):
             if e != g:
-                return f"they first differ at index {i}: expected {e!r}, got {g!r}"
+                return f"they first differ at index {i}: expected {e!r}, got {g!r}" + _meaning(e)
         if len(expected) != len(got):
             return f"expected {items(len(expected))}, got {len(got)}"
     if expected is not None and not isinstance(got, (type(expected), Raised)):
         return f"expected a {type(expected).__name__}, got a {type(got).__name__}"
+    return ""
+
+
+def _meaning(expected):
+    """What an expected item stands for, when it is not plain: U+FFFD replaces bytes that are not UTF-8."""
+    if expected == "\ufffd":
+        return " (U+FFFD, which decoding with errors='replace' puts where the bytes are not valid UTF-8)"
     return ""
 
 

@@ -19,6 +19,7 @@ from ..inside.byhand import RULES
 from ..inside.calling import OUTPUT_LIMIT
 from .diagnosis import exception_hint, matching_bug, not_byte_level, observation, run_model
 from .display import call_text, show
+from .shapes import Malformed
 from .exercises.common import Mismatch, Raised
 from ..walls.sandbox import Reply
 
@@ -258,7 +259,11 @@ def explains(bug, crash):
 def wrong_type(ex, expected, got):
     """A hint when the answer is not even of the right kind (bytes or strings for a list of ids,
     merges of strings: not byte-level BPE at all)."""
-    if isinstance(got, Raised) or not isinstance(expected, (list, dict)):
+    if isinstance(got, (Raised, Malformed)):  # a Malformed answer's note already says what is wrong
+        return None
+    if isinstance(expected, str) and not isinstance(got, str):
+        return f"{ex.name} should return a str, the text, not a {type(got).__name__} ({show(got, 60)})"
+    if not isinstance(expected, (list, dict)):
         return None
     if isinstance(expected, dict) and not_byte_level({"merges": got}):
         return not_byte_level({"merges": got})
