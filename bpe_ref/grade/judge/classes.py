@@ -82,6 +82,11 @@ def class_roles(methods):
 PATTERN_WORDS = ("pattern", "regex", "pat", "split")  # a constructor parameter so named takes the split pattern
 
 
+def takes_size(init):
+    """Whether a constructor's first parameter is the vocab size (BasicTokenizer(vocab_size))."""
+    return bool(init) and any(w in init[0].lower() for w in SIZE_WORDS) and not takes_pattern(init)
+
+
 def takes_pattern(init):
     """Whether a constructor's first parameter is a split pattern (minbpe's RegexTokenizer(pattern)),
     read from its name: Tokenizer(verbose=0) or BasicTokenizer(vocab_size) take none."""
@@ -99,6 +104,13 @@ def find_mappings(defined, probe):
             found += cs336_class(cls, roles, init)  # CS336: Tokenizer(vocab, merges, special_tokens=None)
         elif required <= int(takes_pattern(init)) and ("train" in roles or {"encode", "decode"} <= set(roles)):
             found += minbpe_class(cls, roles, init, probe, regex_style=takes_pattern(init), extra=extra)
+        elif required == 1 and takes_size(init):  # BasicTokenizer(vocab_size).train(text)
+            roles.setdefault("train", next(((m, p) for m, p in methods.items()
+                                            if m.lower().startswith(("train", "fit", "learn")) and len(p) >= 1), None))
+            if roles["train"] is None:
+                del roles["train"]
+            if "train" in roles or {"encode", "decode"} <= set(roles):
+                found += minbpe_class(cls, roles, init, probe, regex_style=False, extra=extra, sized=True)
     for name, info in defined.items():
         names = [n.lower() for n in info.get("names") or []]
         if info.get("kind") == "callable" and len(names) >= 2 and names_a_path(names[0]) \

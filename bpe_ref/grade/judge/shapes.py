@@ -40,7 +40,8 @@ class Malformed:
 
 def object_call(sandbox, cls, deadline, rule=None, **request):
     """A method of the learner's class `cls`, run on a fresh object in the sandbox (see worker.py)."""
-    request = {"op": "object", "cls": cls, "init": [], **request}
+    # "set" always goes in wire form: the worker reads a missing one as a plain {}, which from_wire refuses
+    request = {"op": "object", "cls": cls, "init": wired([]), "set": wired({}), **request}
     return sandbox.request({**request, "rule": rule} if rule else request, deadline)
 
 
