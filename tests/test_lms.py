@@ -5,6 +5,7 @@ gradebook scores too."""
 
 import csv
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -35,6 +36,7 @@ def small_class(tmp_path):
         (tmp_path / "submissions" / student).mkdir(parents=True)
         shutil.copy(LEARNERS / learner, tmp_path / "submissions" / student / "ps.py")
     shutil.copy(LEARNERS / "bug_decode_strict.py", tmp_path / "submissions" / "ann" / "old.py")
+    os.utime(tmp_path / "submissions" / "ann" / "old.py", (0, 0))  # handed in before ps.py: ps.py counts
     (tmp_path / "roster.csv").write_text(ROSTER, encoding="utf-8")
     (tmp_path / "times.csv").write_text(TIMES, encoding="utf-8")
     (tmp_path / "overrides.csv").write_text(OVERRIDES, encoding="utf-8")

@@ -26,7 +26,7 @@ import zipfile
 from importlib import metadata
 from pathlib import Path
 
-from .results import atomic_text, class_results
+from .results import NOT_HANDED_IN, atomic_text, class_results
 from .points import load_points, show_points
 
 VISIBILITY = ("visible", "hidden", "after_due_date", "after_published")
@@ -45,14 +45,15 @@ def test_output(verdict):
     return "\n".join(line for line in lines if line)
 
 
-def gradescope_results(results, table, visibility="visible", seconds=None):
-    """The results.json object for one learner's graded files (all counted as one submission)."""
-    book = class_results([{**result, "student": "submission"} for result in results], table)
+def gradescope_results(results, table, visibility="visible", seconds=None, assignment=None):
+    """The results.json object for one learner's graded files (all counted as one submission):
+    a test per exercise of the assignment, so what was not handed in shows as 0 of its points."""
+    book = class_results([{**result, "student": "submission"} for result in results], table, assignment)
     row = book.rows[0] if book.rows else None
     tests = []
     for number, name in enumerate(book.columns, 1):
-        verdict = row.exercises[name]
-        score = book.points(row, name)
+        verdict = row.exercises[name] if row else dict(NOT_HANDED_IN)
+        score = book.points(row, name) if row else 0
         tests.append({"name": name, "number": str(number), "score": score, "max_score": book.table[name],
                       "status": "passed" if score >= book.table[name] else "failed",
                       "output": test_output(verdict), "visibility": visibility})
@@ -67,10 +68,11 @@ def gradescope_results(results, table, visibility="visible", seconds=None):
     return out
 
 
-def write_gradescope(path, results, table, visibility="visible", seconds=None):
+def write_gradescope(path, results, table, visibility="visible", seconds=None, assignment=None):
     """Write results.json atomically (a temporary file, then a rename)."""
     with atomic_text(path) as f:
-        json.dump(gradescope_results(results, table, visibility, seconds), f, indent=2, ensure_ascii=False)
+        json.dump(gradescope_results(results, table, visibility, seconds, assignment), f, indent=2,
+                  ensure_ascii=False)
 
 
 # ---------------------------------------------------------------------------- the bundle
