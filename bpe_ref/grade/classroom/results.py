@@ -207,11 +207,25 @@ class ClassResults:
         """The score after the late penalty, rounded to hundredths."""
         return round(self.score(row) * (1 - self.penalty(row) / 100), 2)
 
+    def person(self, row):
+        """The roster's (or the download's) Person for a student row, or None."""
+        if not self.roster or not row.is_student:
+            return None
+        if row.name in self.roster:
+            return self.roster[row.name]
+        named = [p for p in self.roster.values() if p.name == row.name]
+        return named[0] if len(named) == 1 else None
+
+    def display_name(self, row):
+        """The student's name where the roster gives one, else the folder (or file) name."""
+        person = self.person(row)
+        return person.name if person and person.name else row.name
+
     def facts(self, row):
         """Lines about who the row is and when it was handed in (for the pages), from the roster and --due."""
         lines = []
-        person = self.roster.get(row.name) if self.roster and row.is_student else None
-        if person:
+        person = self.person(row)
+        if person and person.student_id:
             section = f", section {person.section}" if person.section else ""
             lines.append(f"{person.name} (student id {person.student_id}{section})")
         elif self.roster and row.is_student:
@@ -337,13 +351,13 @@ def write_csv(book, path):
                          f"{book.penalty(row):g}%", show_points(book.final_score(row))]
             overrides = [f"{name} overridden: {row.exercises[name]['override']['comment']}"
                          for name in book.columns if row.exercises[name].get("override")]
-            line.append(" | ".join(overrides + row.notes))
+            line.append(" | ".join(overrides + row.duplicates + row.notes))
             writer.writerow(line)
 
 
 def person_cells(book, row):
     """student_id, name, section from the roster ('' for a student it does not list)."""
-    person = book.roster.get(row.name) if row.is_student else None
+    person = book.person(row)
     return [person.student_id, person.name, person.section] if person else ["", "", ""]
 
 
