@@ -251,8 +251,16 @@ def grade_all(found, limits, jobs):
     if jobs == 1 or len(found) == 1:
         yield from (_grade(a) for a in args)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # learner code run as another user reads a copy of the allowed packages: made once here and
+    # removed when this process ends (a pool process ends without atexit, so its own would stay)
+    shared = (isolation.site_copy(),) if limits.run_as and not limits.isolated else (None,)
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_share_site, initargs=shared) as pool:
         yield from pool.map(_grade, args)
+
+
+def _share_site(folder):
+    if folder:
+        isolation.share_site_copy(folder)
 
 
 def _grade(args):
