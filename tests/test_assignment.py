@@ -214,3 +214,72 @@ def test_a_plain_folder_is_not_a_download(tmp_path):
     (tmp_path / "submissions" / "ann").mkdir(parents=True)
     (tmp_path / "submissions" / "ann" / "a.py").write_text("x = 1\n", encoding="utf-8")
     assert read_download(tmp_path / "submissions") is None and read_download(io.__file__) is None
+
+
+# ---------------------------------------------------------------------------- a class run on the terminal
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.fixture
+def fake_grading(tmp_path, monkeypatch):
+    """bpe-grade's CLI with grading replaced by canned verdicts (04's three exercises pass)."""
+    from bpe_ref.grade import cli
+
+    def grade_all(found, limits, jobs):
+        for f in found:
+            yield {**result(f.path, f.student, get_stats="pass", merge="pass", train="error"), "passed": False}
+
+    monkeypatch.setattr(cli, "grade_all", grade_all)
+    monkeypatch.chdir(tmp_path)
+    return cli
+
+
+def class_folder(tmp_path, students=("ann", "bob", "cat")):
+    for student in students:
+        (tmp_path / "submissions" / student).mkdir(parents=True)
+        (tmp_path / "submissions" / student / "04_naive_bpe.py").write_text("x = 1\n", encoding="utf-8")
+    return "submissions"
+
+
+def test_a_class_run_shows_one_progress_line_then_the_scores(tmp_path, fake_grading, monkeypatch, capsys):
+    folder = class_folder(tmp_path)
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    assert fake_grading.main([folder, "--no-isolation", "--workbooks", "04", "--csv", "class.csv"]) == 1
+    out, shown = capsys.readouterr().out, terminal.getvalue()
+    assert "04_naive_bpe.py" not in out and out.startswith("Scores out of 6 points")
+    assert "3/3 files graded" in shown and "3 with errors" in shown
+    assert "assignment (declared): 04_naive_bpe; 3 exercises, 6 points" in shown and "class CSV: class.csv" in shown
+    fake_grading.main([folder, "--no-isolation", "--verbose"])
+    assert capsys.readouterr().out.count("04_naive_bpe.py") == 3  # --verbose: every file's verdicts
+    fake_grading.main([f"{folder}/ann/04_naive_bpe.py"])  # a learner's own file: its verdicts, always
+    assert "train" in capsys.readouterr().out
+
+
+def test_an_lms_export_with_an_unknown_student_is_refused_by_name(tmp_path, fake_grading, capsys):
+    folder = class_folder(tmp_path)
+    (tmp_path / "roster.csv").write_text("login,student_id,name\nann,1,Ann\nbob,2,Bob\n", encoding="utf-8")
+    args = [folder, "--no-isolation", "--roster", "roster.csv", "--lms", "moodle", "--lms-csv", "m.csv",
+            "--lms-column", "PS 4"]
+    assert fake_grading.main(args) == 2
+    assert "cat has no ID number" in capsys.readouterr().err and not (tmp_path / "m.csv").exists()
+    fake_grading.main(args + ["--lms-skip-unknown", "--lms-points", "100"])
+    assert "warning: cat is left out of the moodle CSV" in capsys.readouterr().err
+    assert [line[:4] for line in read_rows(tmp_path / "m.csv")] == [
+        ["ID number", "Username", "Full name", "PS 4"], ["1", "ann", "Ann", "50"], ["2", "bob", "Bob", "50"]]
+
+
+def test_a_canvas_zip_is_a_class_of_students(tmp_path, fake_grading, capsys):
+    with zipfile.ZipFile(tmp_path / "subs.zip", "w") as z:
+        z.writestr("leeann_101_9001_04_naive_bpe.py", "x = 1\n")
+        z.writestr("roebob_LATE_102_9002_04_naive_bpe.py", "x = 1\n")
+    fake_grading.main(["subs.zip", "--no-isolation", "--workbooks", "04", "--csv", "class.csv", "--lms", "canvas",
+                       "--lms-csv", "c.csv", "--lms-column", "PS 4"])
+    assert "read as a canvas download, 2 students" in capsys.readouterr().err
+    rows = read_rows(tmp_path / "class.csv")
+    assert [line[0] for line in rows[1:]] == ["leeann", "roebob"] and "Canvas marked 04_naive_bpe.py LATE" in rows[2][-1]
+    assert [line[:2] for line in read_rows(tmp_path / "c.csv")[2:]] == [["leeann", "101"], ["roebob", "102"]]

@@ -334,7 +334,7 @@ def graded_with_progress(options):
         elif options.json and total > 1 and sys.stderr.isatty():
             print(f"[{i}/{total}] {result['path']}", file=sys.stderr)
         elif verbose and not options.json:
-            print_table(result)
+            print_table(result, sys.stdout)
     if bar is not None:
         bar.close()
     return results
@@ -368,7 +368,7 @@ def main(argv=None):
     elif options.is_class:
         print_scores(book, sys.stdout)
     elif len(results) > 1:
-        print_totals(results)
+        print_totals(results, sys.stdout)
     if options.csv:
         write_csv(book, options.csv)
         print(f"class CSV: {options.csv}", file=sys.stderr)
