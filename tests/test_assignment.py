@@ -92,6 +92,10 @@ def test_two_files_for_one_workbook_the_latest_counts_and_is_flagged(tmp_path):
     declared.duplicates = "best"
     row = class_results(graded, load_points(), declared, times).rows[0]
     assert {v["status"] for v in row.exercises.values()} == {"pass"} and row.duplicates
+    together = {path: times[str(good)] for path in times}  # one submission, one time: the better verdict
+    row = class_results(graded, load_points(), load_assignment(workbooks=["04"]), together).rows[0]
+    assert {v["status"] for v in row.exercises.values()} == {"pass"}
+    assert row.duplicates[0].endswith("counted: 04_naive_bpe.ipynb (latest by submission time)")
 
 
 def test_gradescope_shows_what_was_not_handed_in_as_zero_of_its_points(tmp_path):

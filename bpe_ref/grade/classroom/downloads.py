@@ -12,12 +12,14 @@ is trusted beyond naming: a zip's links, absolute paths and `..` are refused, an
 """
 
 import atexit
+import os
 import re
 import shutil
 import stat
 import tempfile
 import zipfile
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from .late import parse_time
@@ -84,6 +86,8 @@ def unzip(archive):
             target.parent.mkdir(parents=True, exist_ok=True)
             with bundle.open(member) as source, open(target, "wb") as out:
                 shutil.copyfileobj(source, out)
+            moment = datetime(*member.date_time).timestamp()  # the time the zip recorded, not now
+            os.utime(target, (moment, moment))
     return folder
 
 
@@ -108,7 +112,7 @@ def read_canvas(folder):
         if target.exists():
             target = copies / login / match["name"]
         target.parent.mkdir(exist_ok=True)
-        shutil.copyfile(path, target)
+        shutil.copy2(path, target)  # its time too: which of two files counts may depend on it
         download.found.append(Found(str(target), login))
         if match["late"]:
             download.notes.setdefault(login, []).append(f"Canvas marked {name} LATE")

@@ -164,17 +164,18 @@ class Row:
         for name, held in self.candidates.items():
             if rule == "best":
                 self.exercises[name] = min(held, key=lambda c: (rank(c[0]), c[2]))[0]
-            else:  # latest by submission time; the file handed in later in the run on a tie
-                self.exercises[name] = max(held, key=lambda c: (c[1] is not None, c[1] or 0, c[2]))[0]
+            else:  # latest by submission time; files handed in together (the same second): the better verdict
+                self.exercises[name] = max(held, key=lambda c: (c[1] is not None, round(c[1] or 0), -rank(c[0]),
+                                                                c[2]))[0]
             files = tuple(dict.fromkeys(c[0]["file"] for c in held))
             if len(files) > 1 and name in columns:
                 shared.setdefault(files, []).append(name)
         for files, names in shared.items():
-            counted = self.exercises[names[0]]["file"]
+            counted = {Path(self.exercises[name]["file"]).name for name in names}
             how = "latest by submission time" if rule == "latest" else "better verdict per exercise"
+            which = counted.pop() if len(counted) == 1 else "the better verdict of files handed in together"
             self.duplicates.append(f"{len(files)} files for {', '.join(names)}: "
-                                   f"{', '.join(Path(f).name for f in files)}; counted: "
-                                   f"{Path(counted).name if rule == 'latest' else 'the ' + how} ({how})")
+                                   f"{', '.join(Path(f).name for f in files)}; counted: {which} ({how})")
         extra = [name for name in GRADED if name in self.candidates and name not in columns]
         if extra:
             self.notes.append(f"graded but not part of the assignment (no points): {', '.join(extra)}")
@@ -390,8 +391,12 @@ class atomic_text:
 def print_scores(book, out):
     """The class at a glance, after the per-file tables: one line per row."""
     width = max(len(row.name) for row in book.rows)
-    print(f"Scores out of {show_points(book.maximum)} points", file=out)
+    late = book.late is not None
+    print(f"Scores out of {show_points(book.maximum)} points" + (" (final after the late penalty, raw)" if late else ""),
+          file=out)
     for row in book.rows:
         passed = sum(row.exercises[name]["status"] == "pass" for name in book.columns)
-        print(f"  {row.name:<{width}}  {show_points(book.score(row)):>5}  "
-              f"{passed}/{len(book.columns)} exercises pass", file=out)
+        scores = (f"{show_points(book.final_score(row)):>5} {show_points(book.score(row)):>5}" if late
+                  else f"{show_points(book.score(row)):>5}")
+        flag = "  (two files for one exercise)" if row.duplicates else ""
+        print(f"  {row.name:<{width}}  {scores}  {passed}/{len(book.columns)} exercises pass{flag}", file=out)
