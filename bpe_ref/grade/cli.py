@@ -37,7 +37,7 @@ from .classroom.results import Found, class_results, find_class, is_class, print
 from .classroom.gradebook import open_gradebook, write_gradebook
 from .classroom.gradescope import VISIBILITY, write_gradescope
 from .classroom.late import LateRule, lateness, nbgrader_time, parse_rule, parse_time, read_times
-from .classroom.lms import SYSTEMS, write_lms
+from .classroom.lms import SYSTEMS, check_identified, write_lms
 from .classroom.overrides import apply_overrides, read_overrides
 from .classroom.points import load_points
 from .classroom.roster import merged, read_roster
@@ -192,6 +192,9 @@ def read_class_files(options):
     students = {f.student for f in options.found if f.student}
     options.override_list = read_overrides(options.overrides, options.table, students) if options.overrides else []
     options.run_as_ids = isolation.learner_account(options.run_as) if options.run_as else None
+    if options.lms_csv:  # a student the LMS could not find is named now, not after grading
+        check_identified(options.roster, list(dict.fromkeys(f.student for f in options.found if f.student)),
+                         options.lms, options.lms_skip_unknown)
 
 
 def download_times(found, file_times):

@@ -37,26 +37,34 @@ def feedback_of(book, row):
     return "; ".join(parts)
 
 
-def identified(book, row, system):
+def identified(roster, student, system):
     """Whether the LMS can find this student: Canvas by its user id or a roster's student id,
     Moodle by the roster's ID number."""
-    person = person_of(book.roster, row.name)
+    person = person_of(roster, student)
     return bool(person.student_id.strip() or system == "canvas" and person.canvas_id.strip())
 
 
-def lms_rows(book, system, skip_unknown=False, warn=None):
-    """The student rows to export; ValueError (one line naming the student) for one the LMS
-    cannot identify, unless `skip_unknown`, which leaves them out and calls `warn` with a line."""
-    students = [row for row in book.rows if row.is_student]
-    unknown = [row for row in students if not identified(book, row, system)]
+def check_identified(roster, students, system, skip_unknown=False, warn=None):
+    """The students (logins, in order) the LMS can identify; ValueError (one line naming the
+    first other) unless `skip_unknown`, which leaves them out and calls `warn` with a line each.
+    Run before grading, and again on the rows written."""
+    unknown = [student for student in students if not identified(roster, student, system)]
     what = "user id or student id" if system == "canvas" else "ID number"
     if unknown and not skip_unknown:
-        raise ValueError(f"--lms {system}: {unknown[0].name} has no {what} (not in the roster?), and "
+        raise ValueError(f"--lms {system}: {unknown[0]} has no {what} (not in the roster?), and "
                          f"a blank identifier would put the grade on another student; add them to --roster, "
                          f"or pass --lms-skip-unknown to leave {len(unknown)} such student(s) out")
-    for row in unknown:
-        (warn or print)(f"warning: {row.name} is left out of the {system} CSV: no {what}")
-    return [row for row in students if row not in unknown]
+    for student in unknown:
+        if warn:
+            warn(f"warning: {student} is left out of the {system} CSV: no {what}")
+    return [student for student in students if student not in unknown]
+
+
+def lms_rows(book, system, skip_unknown=False, warn=None):
+    """The student rows to export (check_identified on the class's rows)."""
+    students = [row for row in book.rows if row.is_student]
+    known = set(check_identified(book.roster, [row.name for row in students], system, skip_unknown, warn or print))
+    return [row for row in students if row.name in known]
 
 
 def scaled(book, row, points):
