@@ -62,6 +62,8 @@ def test_the_class_page_sorts_and_filters_in_chromium(tmp_path):
         assert page.locator("table.sortable").nth(0).locator("tbody tr").count() == 2  # sections A and B
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / "class_page.png"), full_page=True)
+        page.goto((tmp_path / "feedback" / "students" / "bob.html").as_uri())
+        assert page.title() == "Feedback: Bob Roe"  # a student's page is titled by their name
         browser.close()
     assert problems == []  # the script ran under the page's policy: no violation, no error
     assert all(url.startswith(("file:", "data:")) for url in requests)  # nothing outside the page

@@ -121,11 +121,11 @@ def student_page(book, row):
     sources = SourceReader()
     passed = sum(row.exercises[name]["status"] == "pass" for name in book.columns)
     who = "Student" if row.is_student else "File"
-    name = book.display_name(row)
+    student = book.display_name(row)
     final = book.final_score(row)
     score = (f"Score: {esc(show_points(final))} / {esc(show_points(book.maximum))} points</strong>"
              + (f" ({esc(show_points(book.score(row)))} before the late penalty)" if final != book.score(row) else ""))
-    parts = [f"<h1>Feedback: {esc(name)}</h1>",
+    parts = [f"<h1>Feedback: {esc(student)}</h1>",
              f"<p><strong>{score} &middot; {passed} of {len(book.columns)} exercises pass.</p>",
              f"<p class=\"muted\">{who}. Files graded: {', '.join(f'<code>{esc(f)}</code>' for f in row.files)}</p>"]
     parts += [f"<p>{esc(fact)}</p>" for fact in book.facts(row)]  # roster and lateness, when given
@@ -134,7 +134,7 @@ def student_page(book, row):
         parts.append(exercise_section(book, row, name, sources))
     if row.notes:
         parts.append("<h2>Notes</h2>\n<ul>" + "".join(f"<li>{esc(note)}</li>" for note in row.notes) + "</ul>")
-    return page(f"Feedback: {name}", "\n".join(parts))
+    return page(f"Feedback: {student}", "\n".join(parts))
 
 
 def exercise_section(book, row, name, sources):
@@ -287,7 +287,8 @@ def student_table(book, links):
             status = "override" if verdict.get("override") else verdict["status"]
             cells.append(f'<td data-sort="{esc(status)}" title="{esc(verdict.get("message", ""))}">'
                          f"{ICONS.get(verdict['status'], '')} {esc(status)}</td>")
-        flags = "; ".join(row.duplicates + ([] if person or not roster or not row.is_student else ["not in the roster"]))
+        unlisted = roster and row.is_student and not (person and person.student_id)
+        flags = "; ".join(row.duplicates + (["not in the roster"] if unlisted else []))
         cells.append(f'<td class="flag">{esc(flags)}</td>')
         rows.append("<tr>" + "".join(cells) + "</tr>")
     header = "".join(f"<th>{esc(name)}</th>" for name in head)
