@@ -328,6 +328,7 @@ def with_points(result, table):
             "maximum": sum(v["max_points"] for v in graded.values())}
 
 
+# TODO(lead): neutralise formula cells with helper T's shared CSV writer (issue 29, item 4) once on main.
 def write_csv(book, path):
     """One row per student (or loose file): score, maximum, each exercise's status and points,
     then the notes (why a file could not be graded, what went wrong in a cell)."""
