@@ -44,8 +44,11 @@ def grade_file(path, timeout=10.0, memory_mb=2048, isolated=False, file_timeout=
     finally:
         sandbox.close()
     results, flagged = withhold_reaching(results, cells)
-    unloaded = not_loaded(sandbox, cells) + ungraded_classes(sandbox.defined, results)
-    return summary(path, results, cell_notes(sandbox, cells) + notes + flagged + unloaded, held_back=bool(unloaded))
+    unloaded = not_loaded(sandbox, cells)
+    ungraded = ungraded_classes(sandbox.defined, results)
+    held_back = ungraded or [note for note in unloaded if "left ungraded" in note]
+    return summary(path, results, cell_notes(sandbox, cells) + notes + flagged + unloaded + ungraded,
+                   held_back=bool(held_back))
 
 
 def module_name(path):
@@ -271,7 +274,8 @@ TOKENIZER_METHODS = {"train", "encode", "decode", "encode_ordinary", "encode_ite
 
 def not_loaded(sandbox, cells):
     """One note per cell of the learner's own code (a def or a class) that failed to load, naming
-    the line, the exception and what it leaves ungraded: such a file is never `passed`."""
+    the line, the exception and what it leaves ungraded: a file with something left ungraded is
+    never `passed` (one whose every definition ran before the failure is graded on them)."""
     notes = []
     for index, report in sorted(sandbox.cell_reports.items()):
         cell = cells[index]
