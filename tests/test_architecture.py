@@ -28,15 +28,16 @@ def module_name(package, path):
     return ".".join(parts)
 
 
-def module_level_imports(path, name):
+def module_level_imports(path, name, in_functions=False):
     """(line, imported module) of each import that runs when the module is imported: those
-    outside any function. `from .x import y` counts as x, and as x.y when that is a module."""
+    outside any function (with in_functions, every import). `from .x import y` counts as x, and
+    as x.y when that is a module."""
     is_package = path.name == "__init__.py"
     here = name if is_package else name.rpartition(".")[0]
     found = []
 
     def visit(node):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and not in_functions:
             return
         if isinstance(node, ast.Import):
             found.extend((node.lineno, alias.name) for alias in node.names)
@@ -55,12 +56,13 @@ def module_level_imports(path, name):
     return found
 
 
-def import_graph(package):
-    """{module: [(line, module it imports at module level)]}, for the modules of `package` only."""
+def import_graph(package, in_functions=False):
+    """{module: [(line, module it imports at module level)]}, for the modules of `package` only
+    (with in_functions, the imports inside functions too)."""
     files = {module_name(package, path): path for path in sorted(package.rglob("*.py"))}
     graph = {}
     for name, path in files.items():
-        graph[name] = [(line, target) for line, target in module_level_imports(path, name)
+        graph[name] = [(line, target) for line, target in module_level_imports(path, name, in_functions)
                        if target in files and target != name]
     return files, graph
 
@@ -91,15 +93,15 @@ def upward_imports(package):
     return found
 
 
-def import_cycles(package):
+def import_cycles(package, in_functions=False, within=""):
     """Each cycle of module-level imports, as 'a -> b -> ... -> a' with the file and line of each step.
 
     A package imports its own modules only through its __init__ (a module's import runs the
     package's __init__ first, which is no cycle), so an edge from a module to a package that
     contains it is left out."""
-    files, graph = import_graph(package)
-    edges = {name: [(line, t) for line, t in imports if not name.startswith(t + ".")]
-             for name, imports in graph.items()}
+    files, graph = import_graph(package, in_functions)
+    edges = {name: [(line, t) for line, t in imports if not name.startswith(t + ".") and t.startswith(within)]
+             for name, imports in graph.items() if name.startswith(within)}
     cycles, state, stack = [], {}, []
 
     def visit(name):
@@ -126,6 +128,25 @@ def test_no_module_level_import_runs_upward():
 
 def test_no_import_cycle():
     assert import_cycles(PACKAGE) == []
+
+
+def test_the_graders_modules_make_no_cycle_even_inside_functions():
+    """grade/ is read one way: reading -> judge -> classroom, similarity; an import inside a
+    function that runs back (source <-> course_copy, report <-> page) is a cycle too."""
+    assert import_cycles(PACKAGE, in_functions=True, within="bpe_ref.grade") == []
+
+
+def test_what_runs_in_the_sandbox_imports_nothing_of_the_parent():
+    """grade/inside/ runs beside the learner's code, as a copy where bpe_ref is absent: its files
+    load each other by path and import nothing of bpe_ref, at any level, so that nothing the
+    parent judges with is within the learner's reach."""
+    inside = PACKAGE / "grade" / "inside"
+    found = []
+    for path in sorted(inside.glob("*.py")):
+        for line, target in module_level_imports(path, module_name(PACKAGE, path), in_functions=True):
+            if target.startswith("bpe_ref"):
+                found.append(f"{path}:{line} imports {target}")
+    assert found == []
 
 
 def test_every_folder_has_a_layer():
@@ -192,7 +213,7 @@ def test_a_cycle_is_found(bad_package):
 def test_a_given_cell_saved_before_the_move_is_still_the_course_given_cell():
     """Workbook 06's given cell once said `# Given, as in bpe_ref/naive.py`; a learner's copy saved
     then still gets get_stats and merge as given, not graded as the learner's own."""
-    from bpe_ref.grade.course_copy import course_cell, course_cells
+    from bpe_ref.grade.reading.course_copy import course_cell, course_cells
 
     current = next(text for text, cell in course_cells()["06_encoding"].items() if cell.given)
     header, _, body = current.partition("\n")

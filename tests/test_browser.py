@@ -35,7 +35,7 @@ import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
 from bpe_ref import workspace as course_workspace
-from bpe_ref.grade.source import raises_on_purpose
+from bpe_ref.grade.reading.course_copy import raises_on_purpose
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = None  # the server's own token, read from the URL it prints (set by the lab fixture)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import nbformat
 
-from bpe_ref.grade.exercises import REGISTRY
+from bpe_ref.grade.judge.exercises import REGISTRY
 
 ROOT = Path(__file__).resolve().parent.parent
 

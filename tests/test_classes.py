@@ -1,10 +1,10 @@
-"""How tokenizer classes are recognised (bpe_ref/grade/classes.py): by what their methods accept and
+"""How tokenizer classes are recognised (bpe_ref/grade/judge/classes.py): by what their methods accept and
 what training leaves behind, never by a class's name; unrelated classes and functions are left alone.
 The learner suite (tests/learners/*class*) grades real files of each shape end to end."""
 
-from bpe_ref.grade.classes import find_mappings
-from bpe_ref.grade.cs336_style import merges_from_bytes, safe_lines
-from bpe_ref.grade.diagnosis import not_byte_level
+from bpe_ref.grade.judge.classes import find_mappings
+from bpe_ref.grade.judge.cs336_style import merges_from_bytes, safe_lines
+from bpe_ref.grade.judge.diagnosis import not_byte_level
 
 
 def cls(methods, required=0, stubs=()):
@@ -71,8 +71,8 @@ def test_lines_are_cut_only_where_no_chunk_crosses():
 
 
 def test_answers_of_the_wrong_kind_say_so():
-    from bpe_ref.grade.engine import wrong_type
-    from bpe_ref.grade.exercises import REGISTRY
+    from bpe_ref.grade.judge.engine import wrong_type
+    from bpe_ref.grade.judge.exercises import REGISTRY
 
     assert "not byte-level BPE" in wrong_type(REGISTRY["train"], {(97, 97): 256}, {("l", "o"): 256})
     assert "list of int ids" in wrong_type(REGISTRY["encode"], [97, 256], [b"a", b"bc"])

@@ -14,9 +14,10 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from bpe_ref.grade import charts, classroom, overview, points
-from bpe_ref.grade.classroom import class_results, find_submissions, student_of, with_points
-from bpe_ref.grade.points import DEFAULT_POINTS, GRADED, load_points
+from bpe_ref.grade.classroom import charts, overview, points
+from bpe_ref.grade.classroom import results as classroom
+from bpe_ref.grade.classroom.results import class_results, find_submissions, student_of, with_points
+from bpe_ref.grade.classroom.points import DEFAULT_POINTS, GRADED, load_points
 
 ROOT = Path(__file__).resolve().parent.parent
 LEARNERS = Path(__file__).parent / "learners"
@@ -212,10 +213,10 @@ def test_bpe_grade_says_what_is_wrong_with_its_input(tmp_path, bpe_grade):
 
 
 def test_the_class_benchmark_builds_its_class(tmp_path):
-    """python -m bpe_ref.grade.bench_class's class (not timed here): the planned mix, and each
+    """python -m bpe_ref.grade.classroom.bench's class (not timed here): the planned mix, and each
     buggy variant really holds the learner file's wrong function in place of the solution's."""
-    from bpe_ref.grade import bench_class
-    from bpe_ref.grade.source import function_source, read_submission
+    from bpe_ref.grade.classroom import bench as bench_class
+    from bpe_ref.grade.reading.source import function_source, read_submission
 
     plans = bench_class.write_class(tmp_path, students=4)
     assert len(plans) == 12 and {Path(p).parent.name for p in plans} == {f"student_{n:03d}" for n in range(4)}

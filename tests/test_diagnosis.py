@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 import bpe_ref
-from bpe_ref.grade import calling
-from bpe_ref.grade.checks import grade_function
-from bpe_ref.grade.diagnosis import Probe
-from bpe_ref.grade.exercises import REGISTRY
-from bpe_ref.grade.exercises.w06_encoding import ENCODE_BUGS
-from bpe_ref.grade._private import naive
+from bpe_ref.grade.inside import calling
+from bpe_ref.grade.judge.checks import grade_function
+from bpe_ref.grade.judge.diagnosis import Probe
+from bpe_ref.grade.judge.exercises import REGISTRY
+from bpe_ref.grade.judge.exercises.w06_encoding import ENCODE_BUGS
+from bpe_ref.grade.judge._private import naive
 
 MATRIX = [(name, bug, k) for name, ex in REGISTRY.items() for bug in ex.bugs for k in range(len(bug.models))]
 DRILL_TEXT = (Path(bpe_ref.__file__).parent / "data" / "practice_text.txt").read_text(encoding="utf-8")
@@ -79,14 +79,14 @@ def test_module_level_encode_gets_the_same_diagnoses(bug):
 
 
 def test_a_length_is_counted_in_words_that_agree():
-    from bpe_ref.grade.diagnosis import observation
+    from bpe_ref.grade.judge.diagnosis import observation
     assert observation([1], [1, 2]) == "expected 1 item, got 2"
     assert observation([1, 2], [1]) == "expected 2 items, got 1"
 
 
 def test_an_expected_exception_is_shown_as_one_not_as_a_string():
     """The no_raise bug's model encodes a special token that is not allowed instead of raising."""
-    from bpe_ref.grade.checks import report
+    from bpe_ref.grade.judge.checks import report
     model = next(bug for bug in REGISTRY["encode_special"].bugs if bug.name == "no_raise").models[0]
     shown = report(grade_function(model, "encode_special"))
     assert "   expected: raises ValueError\n" in shown and "'raise" not in shown

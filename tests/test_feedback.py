@@ -18,12 +18,12 @@ import matplotlib.image
 import numpy as np
 import pytest
 
-from bpe_ref.grade import overview
-from bpe_ref.grade.charts import DPI, PASS_COLOUR, pass_rate_figure, png_bytes, score_figure
-from bpe_ref.grade.classroom import class_results
-from bpe_ref.grade.exercises import REGISTRY
-from bpe_ref.grade.feedback import write_feedback
-from bpe_ref.grade.points import load_points
+from bpe_ref.grade.classroom import overview
+from bpe_ref.grade.classroom.charts import DPI, PASS_COLOUR, pass_rate_figure, png_bytes, score_figure
+from bpe_ref.grade.classroom.results import class_results
+from bpe_ref.grade.judge.exercises import REGISTRY
+from bpe_ref.grade.classroom.feedback import write_feedback
+from bpe_ref.grade.classroom.points import load_points
 
 LEARNERS = Path(__file__).parent / "learners"
 EVE = "eve<img src=x onerror=alert(1)>"  # a folder name is student text too (no "/" in it)

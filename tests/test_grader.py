@@ -26,7 +26,8 @@ import nbformat
 import pytest
 
 import bpe_ref.naive
-from bpe_ref.grade import CONTRACT, REGISTRY, check, check_all, isolation
+from bpe_ref.grade import CONTRACT, REGISTRY, check, check_all
+from bpe_ref.grade.walls import isolation
 from bpe_ref.grade.cli import print_table
 from bpe_ref.grade.submission import grade_file
 

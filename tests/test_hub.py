@@ -447,7 +447,7 @@ def test_each_user_runs_a_cell_in_their_own_kernel_and_saves(hub):
 
 def test_a_user_grades_their_workbook_in_the_graders_sandbox(hub):
     """bpe-grade from a learner's kernel, as the learner: the sandbox works for them too."""
-    said = kernel_says(hub, hub.users[1], "import subprocess\nfrom bpe_ref.grade import isolation\n"
+    said = kernel_says(hub, hub.users[1], "import subprocess\nfrom bpe_ref.grade.walls import isolation\n"
                        "print('isolated:', isolation.status()[0])\n"
                        "run = subprocess.run(['bpe-grade', '01_hex.ipynb'], capture_output=True, text=True, timeout=120)\n"
                        "print(run.stdout, run.stderr)")

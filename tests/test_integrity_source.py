@@ -4,7 +4,7 @@
   or nested in an f-string, int reached through its constructor, encode reached through a name
   given as text or a function handed to C code), in several spellings, is refused; honest code
   written with the same tools is not. Checked the way the grader checks, statically and while the
-  function runs (bpe_ref.grade.byhand), on functions written to a real file.
+  function runs (bpe_ref.grade.inside.byhand), on functions written to a real file.
 - What is graded comes from the course's own copy of a workbook, not from the submission's metadata.
 - Source is read as Python reads it (PEP 263), and a file that cannot be read says why.
 """
@@ -17,8 +17,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from bpe_ref.grade import byhand, calling
-from bpe_ref.grade.source import UnreadableSubmission, read_submission
+from bpe_ref.grade.inside import byhand, calling
+from bpe_ref.grade.reading.source import UnreadableSubmission, read_submission
 from bpe_ref.grade.submission import grade_file
 
 

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from bpe_ref.grade import cli
-from bpe_ref.grade.gradebook import cell_score
-from bpe_ref.grade.gradescope import gradescope_results
-from bpe_ref.grade.late import LateRule, parse_rule
-from bpe_ref.grade.overrides import Override, apply_overrides
-from bpe_ref.grade.points import load_points
+from bpe_ref.grade.classroom.gradebook import cell_score
+from bpe_ref.grade.classroom.gradescope import gradescope_results
+from bpe_ref.grade.classroom.late import LateRule, parse_rule
+from bpe_ref.grade.classroom.overrides import Override, apply_overrides
+from bpe_ref.grade.classroom.points import load_points
 
 LEARNERS = Path(__file__).parent / "learners"
 ROSTER = "login,student_id,name,section\nann,1001,Ann Lee,A\nbob,1002,\"Bob, Jr.\",B\n"

@@ -22,8 +22,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from bpe_ref.grade.points import load_points
-from bpe_ref.grade.source import ipython_to_python
+from bpe_ref.grade.classroom.points import load_points
+from bpe_ref.grade.reading.source import ipython_to_python
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))

@@ -21,9 +21,10 @@ from types import SimpleNamespace
 import nbformat
 import pytest
 
-from bpe_ref.grade import cli, gradebook
-from bpe_ref.grade.gradebook import cell_score, exercises_of
-from bpe_ref.grade.source import function_source
+from bpe_ref.grade import cli
+from bpe_ref.grade.classroom import gradebook
+from bpe_ref.grade.classroom.gradebook import cell_score, exercises_of
+from bpe_ref.grade.reading.source import function_source
 from test_nbgrader import POINTS, ROOT, nbgrader_env, nbgrader_meta, run_nbgrader  # noqa: F401
 
 ASSIGNMENT = "ps"
@@ -39,7 +40,7 @@ CHEATS = {
     "own_check_def": 'def from_hex(s):\n    return 0\n\n'
                      'def check(fn, name=None, timeout=5.0):\n    print("✅", fn.__name__, "passed")\n',
     "own_check_lambda": 'from_hex = lambda s: 0\ncheck = lambda *args, **kwargs: None\n',
-    "patch_module": 'import bpe_ref.grade.checks as c\nc.under_nbgrader = lambda: False\n\n'
+    "patch_module": 'import bpe_ref.grade.judge.checks as c\nc.under_nbgrader = lambda: False\n\n'
                     'def from_hex(s):\n    return 0\n',
     "patch_globals": 'def from_hex(s):\n    return 0\n\ncheck.__globals__["under_nbgrader"] = lambda: False\n',
 }

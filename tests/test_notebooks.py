@@ -15,8 +15,9 @@ import pytest
 from nbclient import NotebookClient
 
 from bpe_ref import naive
-from bpe_ref.grade.exercises import REGISTRY
-from bpe_ref.grade.source import ipython_to_python, raises_on_purpose
+from bpe_ref.grade.judge.exercises import REGISTRY
+from bpe_ref.grade.reading.course_copy import raises_on_purpose
+from bpe_ref.grade.reading.source import ipython_to_python
 
 ROOT = Path(__file__).resolve().parent.parent
 spec = importlib.util.spec_from_file_location("make_notebooks", ROOT / "tools" / "make_notebooks.py")
@@ -260,7 +261,7 @@ def test_every_check_in_a_solution_passes(path):
 def test_bpe_grade_passes_every_solution_and_no_learner_stub():
     """End to end: the sandboxed grader accepts every solution, and a learner's untouched
     notebook has every exercise it checks reported as missing (never pass)."""
-    from bpe_ref.grade import isolation
+    from bpe_ref.grade.walls import isolation
     from bpe_ref.grade.cli import Limits, grade_all
 
     limits = Limits(timeout=20.0, file_timeout=400.0, memory=2048, isolated=isolation.status()[0])

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe_ref.grade import isolation
+from bpe_ref.grade.walls import isolation
 
 ROOT = Path(__file__).resolve().parent.parent
 LEARNERS = Path(__file__).parent / "learners"

@@ -9,18 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from bpe_ref.grade import similarity
-from bpe_ref.grade.classroom import class_results
-from bpe_ref.grade.disguise import disguise
-from bpe_ref.grade.exercises import REGISTRY
-from bpe_ref.grade.feedback import write_feedback
-from bpe_ref.grade.fingerprint import normalize
-from bpe_ref.grade.learner_code import Refused, own_code, read_safely
-from bpe_ref.grade.points import DEFAULT_POINTS
-from bpe_ref.grade.similarity import Course, compare_exercise, piece, similarity_report, write_similarity_csv
-from bpe_ref.grade.similarity_labels import evaluate
-from bpe_ref.grade.similarity_page import similarity_section
-from bpe_ref.grade.source import function_source
+from bpe_ref.grade.similarity import report as similarity
+from bpe_ref.grade.classroom.results import class_results
+from bpe_ref.grade.similarity.disguise import disguise
+from bpe_ref.grade.judge.exercises import REGISTRY
+from bpe_ref.grade.classroom.feedback import write_feedback
+from bpe_ref.grade.similarity.fingerprint import normalize
+from bpe_ref.grade.reading.learner_code import Refused, own_code, read_safely
+from bpe_ref.grade.classroom.points import DEFAULT_POINTS
+from bpe_ref.grade.similarity.report import Course, compare_exercise, piece, similarity_report, write_similarity_csv
+from bpe_ref.grade.similarity.labels import evaluate
+from bpe_ref.grade.similarity.page import similarity_section
+from bpe_ref.grade.reading.source import function_source
 
 ROOT = Path(__file__).resolve().parent.parent
 AUTHORS = ROOT / "tests" / "data" / "similarity" / "independent"
@@ -112,7 +112,7 @@ def test_labelled_set_precision_and_recall_per_length(course):
 
 def test_the_index_finds_what_comparing_every_pair_finds(course):
     """student_matches counts overlaps through an inverted index; brute force must agree."""
-    from bpe_ref.grade.similarity_labels import labelled_class
+    from bpe_ref.grade.similarity.labels import labelled_class
 
     students = labelled_class(course)
     for exercise in ("merge", "train"):
@@ -302,7 +302,7 @@ def test_a_notebook_handed_in_by_many_stays_one_group(course):
 
 def test_the_benchmark_runs(capsys):
     """bench_similarity on a class of three, disguised: it builds the class, times the report, prints a line."""
-    from bpe_ref.grade.bench_similarity import measure
+    from bpe_ref.grade.similarity.bench import measure
 
     assert measure(3, disguised=True) > 0
     assert "3 students x 3 notebooks (disguised, every student's code distinct)" in capsys.readouterr().out

@@ -139,7 +139,7 @@ def workbook_script(name):
     on purpose inside try/except, as Run All goes on past it."""
     import nbformat
 
-    from bpe_ref.grade.source import raises_on_purpose
+    from bpe_ref.grade.reading.course_copy import raises_on_purpose
 
     notebook = nbformat.read(Path(__file__).parent.parent / "solutions" / f"{name}.ipynb", as_version=4)
     cells = []

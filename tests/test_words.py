@@ -10,7 +10,7 @@ import regex
 from hypothesis import given, settings
 
 from bpe_ref import words
-from bpe_ref.grade.exercises.w03a_word_tokenization import TEXTS
+from bpe_ref.grade.judge.exercises.w03a_word_tokenization import TEXTS
 
 
 @pytest.mark.parametrize("text, tokens", [

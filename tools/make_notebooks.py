@@ -11,7 +11,7 @@ Five things are generated, each from one place:
   Colab (or wherever $BPE_COURSE_INSTALL names a wheel, folder or URL to install) first;
 - a stub for every `### BEGIN SOLUTION` ... `### END SOLUTION` region (nbgrader's markers): the
   region becomes `# YOUR CODE HERE` and `raise NotImplementedError()`, after a comment with the
-  exercise's task, which comes from the grader's catalogue (bpe_ref.grade.exercises);
+  exercise's task, which comes from the grader's catalogue (bpe_ref.grade.judge.exercises);
 - given helpers: a code cell whose metadata says {"bpe_course": {"given": ["get_stats", "merge"]}}
   holds exactly those functions of bpe_ref/core/naive.py (or basics/codepoints.py), in the solution and in
   the learner's copy;
@@ -36,8 +36,8 @@ import nbformat
 
 from bpe_ref.basics import codepoints
 from bpe_ref.core import naive
-from bpe_ref.grade.exercises import REGISTRY
-from bpe_ref.grade.source import given_names, raises_on_purpose
+from bpe_ref.grade.judge.exercises import REGISTRY
+from bpe_ref.grade.reading.course_copy import given_names, raises_on_purpose
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS, NOTEBOOKS = ROOT / "solutions", ROOT / "notebooks"

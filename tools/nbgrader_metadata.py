@@ -11,8 +11,8 @@ whose metadata says it is a solution cell. This tool marks three kinds of cell:
 - a code cell holding `### BEGIN SOLUTION`: an answer cell (solution, not graded itself), whose
   grade_id is the name of the function around the region, e.g. "merge";
 - a cell that only calls check(name): an autograded test cell, locked, worth the exercise's
-  points from the points table (bpe_ref.grade.points), grade_id "check_merge". Under nbgrader a
-  check that does not pass raises (bpe_ref.grade.checks.check), so the cell earns nothing;
+  points from the points table (bpe_ref.grade.classroom.points), grade_id "check_merge". Under nbgrader a
+  check that does not pass raises (bpe_ref.grade.judge.checks.check), so the cell earns nothing;
 - the cell that imports check: read-only (locked), since every test cell needs it.
 
 nbgrader metadata on any other cell is removed. Running the tool twice changes nothing.
@@ -30,8 +30,8 @@ import nbformat
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing
 
-from bpe_ref.grade.points import load_points  # noqa: E402
-from bpe_ref.grade.source import ipython_to_python  # noqa: E402
+from bpe_ref.grade.classroom.points import load_points  # noqa: E402
+from bpe_ref.grade.reading.source import ipython_to_python  # noqa: E402
 
 SOLUTIONS = ROOT / "solutions"
 BEGIN = "### BEGIN SOLUTION"

@@ -155,7 +155,7 @@ def assigned_names(statements):
 
 def load_ipython_extension(ipython):
     """`%load_ext bpe_ref.course.workbook`: install the cell wrapper and the demo limit (once) in this kernel."""
-    from ..grade.exercises import REGISTRY  # the layer above: imported only when a kernel loads us
+    from ..grade.judge.exercises import REGISTRY  # the layer above: imported only when a kernel loads us
     exercises.update(REGISTRY)
     ipython.push({HELPER: sys.modules[__name__]}, interactive=False)
     if not any(isinstance(t, CalmStubs) for t in ipython.ast_transformers):

@@ -7,7 +7,7 @@ import os
 CACHE = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
 os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", os.path.join(CACHE, "bpe-course", "hypothesis"))
 
-from .checks import check, check_all, grade_function  # noqa: E402
-from .exercises import CONTRACT, REGISTRY  # noqa: E402
+from .judge.checks import check, check_all, grade_function  # noqa: E402
+from .judge.exercises import CONTRACT, REGISTRY  # noqa: E402
 
 __all__ = ["check", "check_all", "grade_function", "CONTRACT", "REGISTRY"]

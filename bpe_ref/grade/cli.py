@@ -25,16 +25,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.parallel import default_workers
-from . import isolation
-from .classroom import Found, class_results, find_class, is_class, print_scores, with_points, write_csv
-from .gradebook import open_gradebook, write_gradebook
-from .gradescope import VISIBILITY, write_gradescope
-from .late import LateRule, lateness, nbgrader_time, parse_rule, parse_time, read_times
-from .lms import SYSTEMS, write_lms
-from .overrides import apply_overrides, read_overrides
-from .points import load_points
-from .roster import read_roster
-from .similarity import similarity_sections
+from .walls import isolation
+from .classroom.results import Found, class_results, find_class, is_class, print_scores, with_points, write_csv
+from .classroom.gradebook import open_gradebook, write_gradebook
+from .classroom.gradescope import VISIBILITY, write_gradescope
+from .classroom.late import LateRule, lateness, nbgrader_time, parse_rule, parse_time, read_times
+from .classroom.lms import SYSTEMS, write_lms
+from .classroom.overrides import apply_overrides, read_overrides
+from .classroom.points import load_points
+from .classroom.roster import read_roster
+from .similarity.page import similarity_sections
 from .submission import grade_file  # noqa: F401  (the public entry point, used by _grade)
 
 MIN_MEMORY_MB = 128  # below this Python itself cannot start a submission
@@ -275,7 +275,7 @@ def main(argv=None):
                          time.monotonic() - options.started)
     sections = similarity_sections(book, options) if options.similarity else []
     if options.feedback:
-        from .feedback import write_feedback  # matplotlib: only when pages are wanted
+        from .classroom.feedback import write_feedback  # matplotlib: only when pages are wanted
 
         written = write_feedback(book, options.feedback, sections)
         print(f"feedback: {written[0]} and {len(book.rows)} student pages in {written[-1].parent}", file=sys.stderr)

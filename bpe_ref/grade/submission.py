@@ -3,13 +3,13 @@
 import time
 from pathlib import Path
 
-from . import exercises
-from .calling import OUTPUT_LIMIT
-from .classes import grade_classes
-from .engine import Result, run_exercise
-from .module_style import ModuleStyle
-from .sandbox import Sandbox, SandboxCaller
-from .source import UnreadableSubmission, names_in, read_submission
+from .judge import exercises
+from .inside.calling import OUTPUT_LIMIT
+from .judge.classes import grade_classes
+from .judge.engine import Result, run_exercise
+from .judge.module_style import ModuleStyle
+from .walls.sandbox import Sandbox, SandboxCaller
+from .reading.source import UnreadableSubmission, names_in, read_submission
 
 # cell outcomes that say nothing is wrong with the submission itself
 QUIET_CELL_ERRORS = {"NotImplementedError", "NameError"}

@@ -2,7 +2,7 @@
 
 The drill is graded by bpe_ref.grade's `grade_file`, exactly as bpe-grade grades it: the saved
 file, in one sandbox process, every exercise of the drill's level (told by the level's steps in the
-drill, see bpe_ref.grade.course_copy; an unwritten one is `missing`, save/load included). This module adds what the grader does not know about drills:
+drill, see bpe_ref.grade.reading.course_copy; an unwritten one is `missing`, save/load included). This module adds what the grader does not know about drills:
 the minutes since `bpe-practice new`, and the history record.
 """
 
@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 from ..grade.cli import print_table
-from ..grade.source import UnreadableSubmission, names_in, read_submission
-from ..grade import isolation
+from ..grade.reading.source import UnreadableSubmission, names_in, read_submission
+from ..grade.walls import isolation
 from ..grade.submission import grade_file
 from .history import HISTORY_NAME, append_attempt
 from .workbook import PracticeError, drill_info, now

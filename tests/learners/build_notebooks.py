@@ -12,7 +12,7 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from bpe_ref.grade.course_copy import course_cells
+from bpe_ref.grade.reading.course_copy import course_cells
 
 HERE = Path(__file__).resolve().parent
 

@@ -1,0 +1,389 @@
+"""The sandbox worker: runs ONE learner submission in its own process and answers calls.
+
+Started by bpe_ref.grade.walls.sandbox as `python -I worker.py MEMORY_MB [--site DIR] [--uid UID] [--gid GID]`,
+inside bubblewrap's walls when isolation is on (see isolation.py: then its own files are a copy
+and bpe_ref is simply absent). Before any learner code runs it drops to UID (when started as root)
+and caps itself: one process (no fork, no thread), MEMORY_MB of address space, small files. It
+imports nothing from bpe_ref: `bpe_ref`, `tiktoken` and `minbpe` are replaced by stand-ins whose functions, when
+called, mark the call as a use of the reference. The course's `check(...)` calls become no-ops.
+It speaks one JSON object per line on private copies of stdin/stdout; the learner's prints are
+counted and dropped, never mixed into the protocol. Every call and every cell goes through
+calling.py, as the in-notebook check does. Expected values are never computed here.
+"""
+
+import builtins
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import linecache
+import os
+import sys
+import types
+from pathlib import Path
+
+HERE = Path(os.path.realpath(__file__)).parent
+REFERENCE_ROOTS = ("bpe_ref", "tiktoken", "tiktoken_ext", "minbpe")
+NO_OP_MODULES = ("bpe_ref.grade", "bpe_ref.course.viewer", "bpe_ref.course.plots", "bpe_ref.course.workbook",
+                 "bpe_ref.viewer", "bpe_ref.plots", "bpe_ref.workbook")  # the helpers cells use (old paths too): harmless
+USED = []  # reference objects touched during the current call
+
+
+def _load_file(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+wire = _load_file(HERE / "wire.py", "_bpe_grade_wire")
+calling = _load_file(HERE / "calling.py", "_bpe_grade_calling")
+byhand = _load_file(HERE / "byhand.py", "_bpe_grade_byhand")
+work = _load_file(HERE / "work.py", "_bpe_grade_work")
+ReferenceUsed = calling.ReferenceUsed
+_PATTERNS_FILE = HERE / "patterns.py" if (HERE / "patterns.py").exists() else HERE.parents[1] / "core" / "patterns.py"
+PATTERNS = {k: v for k, v in vars(_load_file(_PATTERNS_FILE, "_bpe_grade_patterns")).items() if k.isupper()}
+
+
+class Poison:
+    """Stands in for anything taken from the reference: using it is recorded, then refused."""
+
+    def __init__(self, path):
+        object.__setattr__(self, "_path", path)
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return Poison(f"{self._path}.{name}")
+
+    def _use(self, *args, **kwargs):
+        USED.append(self._path)
+        raise ReferenceUsed(self._path)
+
+    __call__ = __getitem__ = __iter__ = __len__ = _use
+
+    def __repr__(self):
+        return f"<reference {self._path}>"
+
+
+def _no_op(*args, **kwargs):
+    return None
+
+
+class FakeModule(types.ModuleType):
+    """A reference module as the sandbox sees it: patterns are real, functions are Poison."""
+
+    def __init__(self, name):
+        super().__init__(name)
+        self.__path__ = []
+        self.__all__ = []
+        if name == "bpe_ref":
+            self.__dict__.update(PATTERNS)
+
+    def __getattr__(self, attr):
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        if self.__name__.startswith(NO_OP_MODULES) or attr.startswith("check"):
+            return _no_op
+        return Poison(f"{self.__name__}.{attr}")
+
+
+class FakeFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname.split(".")[0] in REFERENCE_ROOTS:
+            return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+        return None
+
+    def create_module(self, spec):
+        return FakeModule(spec.name)
+
+    def exec_module(self, module):
+        pass
+
+
+class FakeIPython:
+    """get_ipython() for notebook code: magics and display hooks do nothing."""
+
+    def __getattr__(self, name):
+        return _no_op
+
+
+class Worker:
+    def __init__(self, proto_in, proto_out):
+        self.proto_in, self.proto_out = proto_in, proto_out
+        self.labels = {}  # cell file name -> the cell as the learner sees it
+        self.ns = {
+            "__name__": "__main__",
+            "__builtins__": builtins,
+            "display": _no_op,
+            "get_ipython": FakeIPython,
+        }
+
+    def send(self, message):
+        self.proto_out.write(wire.dumps(message) + "\n")
+        self.proto_out.flush()
+
+    def label_of(self, filename, function_name):
+        return self.labels.get(filename) or calling.default_label(filename, function_name)
+
+    def run(self, go):
+        """Run learner code through calling.py (`go()` returns the outcome), adding the uses of the
+        stand-ins that the code caught and hid (`except BaseException`)."""
+        USED.clear()
+        outcome = go()
+        if USED and "reference" not in outcome:
+            return {"reference": USED[0]}
+        return outcome
+
+    # --------------------------------------------------------------- loading
+
+    def run_cell(self, index, cell, seconds):
+        filename = f"<cell-{index}>"
+        self.labels[filename] = cell["name"]
+        source = cell["source"]
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        try:
+            code = compile(source, filename, "exec")
+        except SyntaxError as e:
+            return {"status": "syntax", "line": e.lineno, "message": e.msg, "text": (e.text or "").strip()[:200]}
+        outcome = self.run(lambda: calling.invoke(lambda: exec(code, self.ns), seconds, self.label_of))
+        status = next(iter(outcome))
+        report = {"status": {"ok": "ok", "raised": "error"}.get(status, status), "printed": outcome.get("printed", 0)}
+        if status == "raised":
+            report.update(outcome["raised"])
+        elif status in ("reference", "exit", "not_implemented"):
+            report["what"] = str(outcome[status])
+        return report
+
+    def load(self, cells, skip, seconds, module="__main__"):
+        self.ns["__name__"] = module  # a .py is loaded as on import: its __main__ block does not run
+        for index, cell in enumerate(cells):
+            if index in skip:
+                self.send({"cell": index, "status": "skipped"})
+                continue
+            self.send({"cell": index, "status": "started"})
+            self.send({"cell": index, **self.run_cell(index, cell, seconds)})
+        self.send({"loaded": True, "defined": self.describe()})
+
+    def describe(self):
+        """What the submission defines: callables (with their arity) and plain values."""
+        defined = {}
+        for name, obj in list(self.ns.items()):
+            if name.startswith("_") or isinstance(obj, types.ModuleType):
+                continue
+            if isinstance(obj, Poison):
+                defined[name] = {"kind": "reference", "what": obj._path}
+            elif isinstance(obj, type) and obj.__module__ == self.ns["__name__"]:
+                defined[name] = {"kind": "callable", "params": calling.required_params(obj),
+                                 "methods": calling.methods_of(obj), "stubs": calling.stub_methods(obj),
+                                 "init_required": calling.required_params(obj)}
+            elif callable(obj):
+                defined[name] = {"kind": "callable", "params": calling.required_params(obj),
+                                 "names": calling.param_names(obj)}
+            else:
+                defined[name] = {"kind": "value", "type": type(obj).__name__}
+        return defined
+
+    # --------------------------------------------------------------- calling
+
+    def function(self, name):
+        """The learner's function `name` (or a class's method, 'Tokenizer.encode'), or the reply
+        that says why there is none to call."""
+        owner, _, method = name.rpartition(".")
+        fn = getattr(self.ns.get(owner), method, None) if owner else self.ns.get(name)
+        if fn is None:
+            return None, {"missing": True}
+        if isinstance(fn, Poison):
+            return None, {"reference": fn._path}
+        return fn, None
+
+    def call(self, request):
+        fn, refusal = self.function(request["name"])
+        if refusal:
+            return refusal
+        args = wire.from_wire(request["args"])
+        refuses = byhand.refuser(request["rule"]) if request.get("rule") else None
+        return self.wired(self.run(lambda: calling.call(fn, args, request.get("seconds"), self.label_of, refuses)))
+
+    def measure(self, request):
+        """The learner's trainer on a text that counts its pair lookups (see work.py)."""
+        fn, refusal = self.function(request["name"])
+        if refusal:
+            return refusal
+        # Heavy ids are measured by the grader's clock on this process: run without the profile
+        # hook, whose cost per call would be counted as work (the other calls watch for shortcuts).
+        watch = None if request.get("heavy") else calling.Watch()
+
+        def trainer(text, vocab_size):
+            return self.run(lambda: calling.invoke(lambda: fn(text, vocab_size), request.get("seconds"),
+                                                   self.label_of, fn, watch))
+
+        outcome, lookups = work.count_lookups(trainer, request["text"], request["vocab_size"], request.get("heavy"),
+                                              getattr(fn, "__globals__", None))
+        return {**self.wired(outcome), "lookups": lookups}
+
+    def by_hand(self, request):
+        fn, refusal = self.function(request["name"])
+        if refusal:
+            return refusal
+        return {"ok": wire.to_wire(byhand.static_shortcuts(fn, request["rule"], calling.is_learner_file))}
+
+    def on_object(self, request):
+        """A learner's class at work: make an instance, set attributes, call methods in turn; the
+        reply is the last call's outcome (or the first failing step's, with "step" naming it).
+
+        request: {"cls", "init": args, "set": {attr: value}, "steps": [[method, args], ...],
+        "call": [method, args], "read": attr to return instead of the result (minbpe's train),
+        "iterate": feed the first argument as an iterator and list the result (encode_iterable)}."""
+        cls, refusal = self.function(request["cls"])
+        if refusal:
+            return refusal
+        refuses = byhand.refuser(request["rule"]) if request.get("rule") else None
+        seconds = request.get("seconds")
+        made = self.run(lambda: calling.call(cls, wire.from_wire(request["init"]), seconds, self.label_of))
+        if "ok" not in made:
+            return {**made, "step": "init"}
+        obj = made["ok"]
+        for attr, value in wire.from_wire(request.get("set", {})).items():
+            try:
+                setattr(obj, attr, value)
+            except Exception as e:  # noqa: BLE001 - a learner's __setattr__ or __slots__
+                return {"raised": calling.error_info(e, self.label_of), "step": f"set {attr}"}
+        for method, args in request.get("steps", []):
+            done = self.run(lambda: calling.call(getattr(obj, method), wire.from_wire(args), seconds, self.label_of))
+            if "ok" not in done:
+                return {**done, "step": method}
+        method, args = request["call"]
+        args = wire.from_wire(args)
+        fn = getattr(obj, method)
+        if request.get("iterate"):
+            args = [iter(args[0]), *args[1:]]
+            bound = fn
+            fn = lambda *a: list(bound(*a))  # noqa: E731 - the iterator is used up inside the time limit
+        outcome = self.run(lambda: calling.call(fn, args, seconds, self.label_of, refuses))
+        if "ok" in outcome and request.get("read"):
+            outcome["ok"] = dict(vars(obj)) if request["read"] == "*" else getattr(obj, request["read"], None)
+        return self.wired(outcome)
+
+    def with_file(self, request):
+        """A function that reads its text from a file (CS336's train_bpe(input_path, ...)): the
+        text is written to a private file and its path passed instead."""
+        import tempfile
+        args = wire.from_wire(request["args"])
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", newline="", suffix=".txt", delete=False) as f:
+            f.write(args[0])
+        try:
+            return self.call({**request, "args": wire.to_wire([f.name, *args[1:]])})
+        finally:
+            os.unlink(f.name)
+
+    @staticmethod
+    def wired(outcome):
+        """The outcome with its value in wire form (a hostile value's error becomes the reply)."""
+        if "ok" not in outcome:
+            return outcome
+        try:
+            return {**outcome, "ok": wire.to_wire(outcome["ok"])}
+        except BaseException as e:  # noqa: BLE001 - a hostile __iter__ or __repr__
+            return {"raised": {"type": type(e).__name__, "message": "its result could not be read",
+                               "kinds": [type(e).__name__], "where": None}}
+
+    def get(self, request):
+        name = request["name"]
+        if name not in self.ns:
+            return {"missing": True}
+        obj = self.ns[name]
+        if isinstance(obj, Poison):
+            return {"reference": obj._path}
+        return self.wired({"ok": obj})
+
+    def serve(self):
+        handlers = {"call": self.call, "get": self.get, "measure": self.measure, "by_hand": self.by_hand,
+                    "object": self.on_object, "with_file": self.with_file}
+        for line in self.proto_in:
+            request = wire.json.loads(line)
+            op = request["op"]
+            if op == "load":
+                self.load(request["cells"], set(request.get("skip", [])), request.get("seconds"),
+                          request.get("module", "__main__"))
+            elif op in handlers:
+                self.send(handlers[op](request))
+            elif op == "quit":
+                return
+
+
+def limit_memory(megabytes):
+    """Cap the address space (the whole sandbox's memory, since it is one process)."""
+    set_limit("RLIMIT_AS", megabytes * 1024 * 1024)
+
+
+def set_limit(name, value):
+    try:
+        import resource
+    except ImportError:  # not on this platform (Windows): the timeout still applies
+        return
+    try:
+        resource.setrlimit(getattr(resource, name), (value, value))
+    except (ValueError, OSError, AttributeError):
+        pass
+
+
+def become(uid, gid=None):
+    """Drop root for an unprivileged uid (and its gid, or the uid's number; no other groups):
+    RLIMIT_NPROC binds only non-root, and root could read and change every file."""
+    gid = uid if gid is None else gid
+    os.setgroups([])
+    os.setresgid(gid, gid, gid)
+    os.setresuid(uid, uid, uid)
+    if os.getuid() != uid or os.geteuid() != uid or os.getegid() != gid:
+        raise SystemExit("the worker could not drop root")
+
+
+def lock_down(options):
+    """Everything learner code must not change, set before it runs: user, processes, files, memory."""
+    if options.get("uid") is not None:
+        become(options["uid"], options.get("gid"))
+    set_limit("RLIMIT_NPROC", 1)  # this process only: no fork, no thread (the worker needs none)
+    set_limit("RLIMIT_CORE", 0)
+    set_limit("RLIMIT_FSIZE", 64 * 1024 * 1024)
+    set_limit("RLIMIT_NOFILE", 64)
+    limit_memory(options["memory_mb"])
+
+
+def parse(argv):
+    """MEMORY_MB [--site DIR] [--uid UID] [--gid GID] -> options."""
+    options = {"memory_mb": int(argv[0]) if argv else 2048, "site": None, "uid": None, "gid": None}
+    for flag, value in zip(argv[1::2], argv[2::2]):
+        options[flag.lstrip("-")] = int(value) if flag in ("--uid", "--gid") else value
+    return options
+
+
+def exit_now(status=0):
+    """os._exit for learner code: it ends the cell (as sys.exit does), not the worker, so what the
+    submission defined before it is still graded."""
+    raise SystemExit(status)
+
+
+def main():
+    options = parse(sys.argv[1:])
+    os._exit = exit_now
+    if options["site"]:
+        sys.path.append(options["site"])  # the allowed packages (regex, nltk), read-only
+        calling.add_library_folder(options["site"])
+    # Keep private copies of the protocol pipes, then point fds 0-2 at /dev/null so that
+    # nothing the learner writes (even with os.write) can reach the protocol.
+    proto_in = os.fdopen(os.dup(0), "r", encoding="utf-8")
+    proto_out = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    worker = Worker(proto_in, proto_out)
+    sys.stdout = sys.stderr = calling.CountingWriter()
+    sys.stdin = open(os.devnull, encoding="utf-8")
+    sys.meta_path.insert(0, FakeFinder())
+    sys.setrecursionlimit(10_000)
+    lock_down(options)
+    worker.serve()
+
+
+if __name__ == "__main__":
+    main()

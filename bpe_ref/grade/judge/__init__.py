@@ -1,0 +1,4 @@
+"""The parent's judging: each exercise's cases, reference and known bugs (exercises/), the engine
+that compares the learner's answers with the reference's, the hints (diagnosis.py), and the
+layouts learner code comes in (module, minbpe or CS336 classes). Nothing here runs learner code
+except checks.py, the in-notebook check, which runs in the learner's own kernel."""

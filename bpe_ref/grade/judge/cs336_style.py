@@ -1,0 +1,135 @@
+"""CS336's layout, graded as written: Tokenizer(vocab {id: bytes}, merges [(bytes, bytes)],
+special_tokens) with GPT-2's pattern built in, and train_bpe(input_path, vocab_size, special_tokens)
+-> (vocab, merges). Judged by bytes: the learner's ids are translated back through the vocab given,
+merges are read in order, and a vocab is the set of its byte strings, whatever ids it uses.
+"""
+
+from .exercises.w06_encoding import ranked_vocab
+from .shapes import Malformed, Mapping, object_call, wired
+from ...core.patterns import GPT2_SPLIT_PATTERN
+
+CS336_SPECIAL = "<|endoftext|>"  # given to train_bpe, which must put it in the vocab (any id)
+
+
+def cs336_class(cls, roles, init):
+    """CS336's layout: Tokenizer(vocab {id: bytes}, merges [(bytes, bytes)], special_tokens),
+    GPT-2's pattern built in, special tokens always allowed; judged by the bytes of each token."""
+    mappings = []
+    if "encode" in roles:
+        method = roles["encode"][0]
+        mappings.append(Mapping(f"{cls}.{method}", "encode_ordinary",
+                                f"{cls}(vocab, merges as bytes pairs).{method}(text), tokens compared as bytes",
+                                cs336_encode(cls, method), pattern=GPT2_SPLIT_PATTERN))
+        if len(init) >= 3:
+            mappings.append(Mapping(f"{cls}.{method}:special_tokens", "encode_special",
+                                    f"{cls}(vocab, merges, special_tokens).{method}(text)",
+                                    cs336_encode(cls, method, specials=True), pattern=GPT2_SPLIT_PATTERN,
+                                    only_all=True))
+    if "encode_iterable" in roles:
+        method = roles["encode_iterable"][0]
+        mappings.append(Mapping(f"{cls}.{method}", "encode_ordinary",
+                                f"{cls}(vocab, merges).{method}(the text's lines), ids of all lines together",
+                                cs336_encode(cls, method, iterate=True), pattern=GPT2_SPLIT_PATTERN))
+    if "decode" in roles:
+        method = roles["decode"][0]
+        mappings.append(Mapping(f"{cls}.{method}", "decode", f"{cls}(vocab, []).{method}(ids)",
+                                cs336_decode(cls, method)))
+    return mappings
+
+
+def cs336_layout(merges, special_tokens=None):
+    """(vocab {id: bytes}, merges [(bytes, bytes)], {learner id: course id}): the special tokens
+    first (as CS336's tests lay out GPT-2's), then the 256 bytes, then the merged tokens."""
+    course = ranked_vocab(merges)
+    specials = sorted((special_tokens or {}).items(), key=lambda item: item[1])
+    vocab, back = {}, {}
+    for token, course_id in specials:
+        back[len(vocab)] = course_id
+        vocab[len(vocab)] = token.encode("utf-8")
+    for course_id, token in course.items():
+        back[len(vocab)] = course_id
+        vocab[len(vocab)] = token
+    pairs = [(course[a], course[b]) for (a, b), _ in sorted(merges.items(), key=lambda item: item[1])]
+    return vocab, pairs, back
+
+
+def cs336_encode(cls, method, specials=False, iterate=False):
+    def call(sandbox, args, deadline, rule):
+        text, merges = args[0], args[1]
+        tokens = args[3] if specials else {}
+        vocab, pairs, back = cs336_layout(merges, tokens)
+        init = [vocab, pairs, sorted(tokens)] if specials else [vocab, pairs]
+        given = [safe_lines(text)] if iterate else [text]
+        reply = object_call(sandbox, cls, deadline, rule, init=wired(init), call=[method, wired(given)],
+                            iterate=iterate)
+        if reply.kind == "ok" and isinstance(reply.value, list):
+            reply.value = [back.get(i, i) if isinstance(i, int) else i for i in reply.value]
+        return reply
+    return call
+
+
+def safe_lines(text):
+    """The text as lines, cut only after a newline followed by a non-space, where no chunk of
+    GPT-2's pattern can cross: reading a file line by line must not change the tokens."""
+    lines, start = [], 0
+    for i in range(1, len(text)):
+        if text[i - 1] == "\n" and not text[i].isspace():
+            lines.append(text[start:i])
+            start = i
+    return lines + [text[start:]] if text else []
+
+
+def cs336_decode(cls, method):
+    def call(sandbox, args, deadline, rule):
+        ids, vocab = args
+        return object_call(sandbox, cls, deadline, rule, init=wired([vocab, []]), call=[method, wired([ids])])
+    return call
+
+
+def train_bpe_mapping(name, params):
+    """A trainer that reads its text from a file: CS336's train_bpe(input_path, vocab_size,
+    special_tokens) -> (vocab, merges as bytes pairs), GPT-2's pattern built in; or one that takes
+    the pattern as its third argument and returns the course's merges dict."""
+    takes_pattern = len(params) >= 3 and "pattern" in params[2]
+
+    specials = [] if takes_pattern or len(params) < 3 else [CS336_SPECIAL]
+
+    def call(sandbox, args, deadline, rule):
+        text, vocab_size, pattern = args
+        third = [pattern] if takes_pattern else [specials] if len(params) >= 3 else []
+        size = vocab_size + len(specials)  # CS336's vocab_size counts the special tokens
+        request = {"op": "with_file", "name": name, "args": wired([text, size, *third])}
+        reply = sandbox.request({**request, "rule": rule} if rule else request, deadline)
+        if reply.kind == "ok" and not isinstance(reply.value, dict):
+            reply.value = merges_from_bytes(reply.value, specials)
+        return reply
+    if takes_pattern:
+        return Mapping(name, "train_regex", f"{name}(a file holding the text, vocab_size, pattern)", call)
+    return Mapping(name, "train_regex", f"{name}(a file holding the text, vocab_size + 1, [{CS336_SPECIAL!r}]): "
+                   "merges read as bytes pairs in order, the vocab as its set of byte strings", call,
+                   pattern=GPT2_SPLIT_PATTERN)
+
+
+def merges_from_bytes(value, specials=()):
+    """CS336's (vocab, merges) in the course's form {(id, id): new_id}, ranked by list order; or
+    Malformed saying what is wrong with it. The vocab is judged as the set of its byte strings: the
+    256 bytes, one per merge, and the special tokens, under any ids."""
+    if not (isinstance(value, tuple) and len(value) == 2):
+        return Malformed(f"should return (vocab, merges), not {type(value).__name__}")
+    vocab, merges = value
+    if not isinstance(merges, list) or not all(isinstance(p, tuple) and len(p) == 2 and
+                                               all(isinstance(b, bytes) for b in p) for p in merges):
+        return Malformed("merges should be a list of (bytes, bytes) pairs, in the order they were made")
+    ids = {bytes([i]): i for i in range(256)}
+    course = {}
+    for a, b in merges:
+        if a not in ids or b not in ids:
+            return Malformed(f"merge {(a, b)!r} joins a token that is neither a byte nor made by an earlier merge")
+        course[(ids[a], ids[b])] = 256 + len(course)
+        ids.setdefault(a + b, 255 + len(course))
+    wanted = set(ids) | {token.encode("utf-8") for token in specials}
+    if not isinstance(vocab, dict) or set(vocab.values()) != wanted:
+        missing = sorted(wanted - set(vocab.values()) if isinstance(vocab, dict) else [])[:3]
+        return Malformed(f"the vocab should hold the 256 bytes and one token per merge; missing {missing}"
+                         if missing else "the vocab holds tokens that are neither bytes nor merges")
+    return course

@@ -1,0 +1,297 @@
+"""Judge one exercise: fixed edge cases first, then a hypothesis search that shrinks a failure,
+then the hint: a known bug's only when the code behaves like it (diagnosis.py).
+
+The engine reaches the learner's function through a caller, the same for the notebook's kernel
+(checks.DirectCaller) and the sandbox (sandbox.SandboxCaller):
+    caller.call(args, rule) -> Reply      caller.by_hand(rule) -> [shortcut, ...]
+    caller.measure(text, vocab_size) -> (Reply, pair lookups)
+Everything expected is computed here, in the grader's process.
+"""
+
+import functools
+from dataclasses import dataclass, field
+
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+
+from ..inside import work
+from ._private import naive
+from ..inside.byhand import RULES
+from ..inside.calling import OUTPUT_LIMIT
+from .diagnosis import exception_hint, matching_bug, not_byte_level, observation
+from .display import call_text, show
+from .exercises.common import Mismatch, Raised
+from ..walls.sandbox import Reply
+
+STATUSES = ("pass", "fail", "error", "timeout", "missing", "reference")
+
+
+@dataclass
+class Result:
+    name: str
+    status: str
+    message: str
+    detail: dict = field(default_factory=dict)  # call, expected, got, note, hint for a failure
+
+    @property
+    def passed(self):
+        return self.status == "pass"
+
+
+class Stop(Exception):
+    """A finding that ends the search: a wrong answer (shrinkable) or a terminal reply."""
+
+    def __init__(self, finding):
+        super().__init__(finding)
+        self.finding = finding
+
+
+TERMINAL = {
+    "not_implemented": ("missing", "not implemented yet"),
+    "missing": ("missing", "not defined"),
+    "reference": ("reference", "uses the reference ({what}) instead of your own code"),
+    "timeout": ("timeout", "took longer than {timeout:g} s: an endless loop?"),
+    "crashed": ("error", "{message}"),
+    "exit": ("error", "called sys.exit() (or exit(), os._exit()); return a value instead"),
+    "memory": ("error", "ran out of memory"),
+    "shortcut": ("fail", "took a library shortcut"),  # reported with what it used (shortcut_result)
+}
+
+
+def terminal_result(name, reply, timeout):
+    status, template = TERMINAL[reply.kind]
+    what = reply.info.get("reference", "")
+    message = template.format(what=what, timeout=timeout, message=reply.info.get("message") or "the process died")
+    if reply.kind == "timeout" and reply.info.get("message"):  # the whole file's time ran out
+        message = reply.info["message"]
+    elif reply.kind == "timeout" and reply.info.get("args") is not None:
+        message += (f" {call_text(name, reply.info['args'])} never returned: check that every pass of a loop "
+                    "changes what the loop tests (for example, ids = merge(...) assigned back)")
+    return Result(name, status, message)
+
+
+def behaviour(reply):
+    """(what came back, whether the arguments were changed) for a reply, or None if nothing did."""
+    if reply.kind == "ok":
+        return reply.value, bool(reply.info.get("mutated"))
+    if reply.kind == "raised":
+        return Raised.from_info(reply.info["raised"]), False
+    return None
+
+
+class Attempt:
+    """One exercise being graded: runs the calls, remembers the most output a call printed."""
+
+    def __init__(self, ex, caller):
+        self.ex, self.caller, self.printed, self.shortcuts = ex, caller, 0, []
+        self.refused = None  # set when a frozenset was refused and a set accepted
+        self.masked = None  # the exception of a crash set aside while looking for the real bug
+
+    def call(self, args):
+        reply = self.caller.call(args, self.ex.by_hand)
+        if reply.kind == "raised" and any(isinstance(a, frozenset) for a in args):
+            retry = self.caller.call(tuple(set(a) if isinstance(a, frozenset) else a for a in args), self.ex.by_hand)
+            if retry.kind != "raised":  # right code treats both alike: the frozenset was refused
+                self.refused = f"it raised {reply.info['raised']['type']} for a frozenset, so it was tried with a set"
+                reply = retry
+        self.printed = max(self.printed, reply.info.get("printed", 0) or 0)
+        for found in reply.info.get("shortcuts", []):
+            if found not in self.shortcuts:
+                self.shortcuts.append(found)
+        return reply
+
+    def evaluate(self, args):
+        """None when the answer to `args` is right; else a finding (dict) or a terminal Reply."""
+        reply = self.call(args)
+        if self.shortcuts:
+            return Reply("shortcut")
+        if reply.kind in TERMINAL:
+            reply.info.setdefault("args", args)
+            return reply
+        got, mutated = behaviour(reply)
+        if self.masked and isinstance(got, Raised) and got.is_a(self.masked):
+            return None  # the crash already found: look past it for the real bug
+        mismatch = self.ex.judge(args, got)
+        if mismatch is None and self.ex.checks_mutation and mutated:
+            mismatch = Mismatch(got, "it changed the list it was given; build and return a new list")
+        if mismatch is None:
+            return None
+        return {"args": args, "got": got, "mutated": mutated, "expected": mismatch.expected, "note": mismatch.note}
+
+    def search(self):
+        """Let hypothesis look for a failing input and shrink it; (finding or None, inputs tried)."""
+        findings, tried = [], [0]
+
+        @settings(max_examples=self.ex.examples, database=None, deadline=None, derandomize=True,
+                  report_multiple_bugs=False, suppress_health_check=list(HealthCheck),
+                  verbosity=Verbosity.quiet, phases=[Phase.generate, Phase.shrink])
+        @given(self.ex.strategy)
+        def probe(args):
+            if findings and isinstance(findings[0], Reply):
+                raise Stop(findings[0])  # a terminal reply: nothing to shrink
+            tried[0] += 1
+            finding = self.evaluate(args)
+            if finding is not None:
+                findings.append(finding)
+                raise Stop(finding)
+
+        try:
+            probe()
+        except Stop as stop:
+            return stop.finding, tried[0]
+        except Exception:  # noqa: BLE001 - e.g. hypothesis' Flaky when a failure does not repeat
+            pass
+        return (findings[-1] if findings else None), tried[0]
+
+    def learner_behaviour(self, args):
+        return behaviour(self.call(args))
+
+
+def run_exercise(ex, caller, timeout=10.0):
+    """Grade one exercise through `caller`; returns a Result."""
+    attempt = Attempt(ex, caller)
+    if ex.by_hand:
+        used = caller.by_hand(ex.by_hand)
+        if used:
+            return shortcut_result(ex, used)
+    cases = ex.cases()
+    finding, crash, tried = first_finding(attempt, cases)
+    if crash is not None and finding is None:
+        finding, tried = attempt.search()
+    if crash is not None:
+        attempt.masked = None
+        if finding is None or isinstance(finding, Reply):
+            finding, crash = crash, None
+    if attempt.shortcuts:
+        return shortcut_result(ex, attempt.shortcuts)
+    if isinstance(finding, Reply):
+        return terminal_result(ex.name, finding, timeout)
+    if finding is not None:
+        return failure(ex, attempt, finding, crash)
+    if ex.work:
+        return work_result(ex, caller, timeout, len(cases), tried)
+    message = f"passed {len(cases)} edge cases and {tried} generated ones"
+    if attempt.printed > OUTPUT_LIMIT:
+        message += f"; it printed {attempt.printed / 1e6:.1f} MB in one call, all of it dropped"
+    return Result(ex.name, "pass", message)
+
+
+def first_finding(attempt, cases):
+    """(finding, crash set aside, inputs searched) over the fixed cases. A crash (an exception) on
+    one case does not end the search: the other cases run, and a wrong answer among them comes
+    first, since a crash on the smallest input often hides the real bug behind it."""
+    crash = None
+    for args in cases:
+        finding = attempt.evaluate(args)
+        if finding is None:
+            continue
+        if crash is None and isinstance(finding, dict) and isinstance(finding["got"], Raised):
+            crash, attempt.masked = finding, finding["got"].type_name
+            continue
+        return finding, crash, 0
+    if crash is None:
+        finding, tried = attempt.search()
+        return finding, None, tried
+    return None, crash, 0
+
+
+def shortcut_result(ex, used):
+    return Result(ex.name, "fail", f"uses {', '.join(used)}: the point is to {RULES[ex.by_hand].job}",
+                  {"hint": ex.hint})
+
+
+def failure(ex, attempt, finding, crash=None):
+    """The Result for a wrong answer: what was called, expected and got, why, and a hint. `crash`:
+    an exception on another input, set aside because this wrong answer says more."""
+    args, got = finding["args"], finding["got"]
+    masked = crash["got"].type_name if crash else None
+    bug = matching_bug(ex, attempt.learner_behaviour, args, got, finding["mutated"], masked)
+    if bug is not None:
+        hint = bug.hint
+    elif isinstance(got, Raised):
+        hint = exception_hint(ex.name, ex.signature, got)
+    else:
+        hint = wrong_type(ex, finding["expected"], got) or ex.hint
+    note = finding["note"]
+    if not note and not isinstance(got, Raised):
+        note = (ex.observe(args, got, finding["expected"]) if ex.observe else None) \
+            or observation(finding["expected"], got)
+    shown = call_text(ex.name, args) if not ex.uses else f"{ex.uses[-1]}(...) after {call_text(ex.uses[0], args)}"
+    if isinstance(got, Raised):
+        status, message = "error", f"{shown} {got!r}"
+    elif finding["note"]:
+        status, message = "fail", f"{shown}: {finding['note']}"
+    else:
+        status, message = "fail", f"{shown} returned {show(got)}, expected {show(finding['expected'])}"
+    detail = {"call": shown, "expected": show(finding["expected"]), "got": show(got), "note": note,
+              "hint": hint, "cause": bug.name if bug else None}
+    if crash is not None:
+        crashed = crash["got"]
+        detail["also"] = (f"{call_text(ex.name, crash['args'])} {crashed!r}: "
+                          f"{exception_hint(ex.name, ex.signature, crashed)}")
+        message += f"; also: {detail['also']}"
+    if attempt.refused:
+        detail["refused"] = attempt.refused
+        message += f" ({attempt.refused})"
+    return Result(ex.name, status, message, detail)
+
+
+def wrong_type(ex, expected, got):
+    """A hint when the answer is not even of the right kind (bytes or strings for a list of ids,
+    merges of strings: not byte-level BPE at all)."""
+    if isinstance(got, Raised) or not isinstance(expected, (list, dict)):
+        return None
+    if isinstance(expected, dict) and not_byte_level({"merges": got}):
+        return not_byte_level({"merges": got})
+    if isinstance(expected, list) and isinstance(got, (list, tuple)):
+        kinds = {type(v).__name__ for v in got} - {"int"}
+        wanted = {type(v).__name__ for v in expected}
+        if kinds and wanted <= {"int"}:
+            return (f"{ex.name} should return a list of int ids; yours holds {', '.join(sorted(kinds))} "
+                    f"values (e.g. {show(next(v for v in got if not isinstance(v, int)))})")
+        return None
+    if not isinstance(got, (type(expected), tuple if isinstance(expected, list) else dict)):
+        kind = getattr(got, "type_name", type(got).__name__)  # an Opaque object by its own type
+        return f"{ex.name} should return a {type(expected).__name__}, not a {kind} ({show(got, 60)})"
+    return None
+
+
+@functools.lru_cache(maxsize=8)
+def naive_lookups(text, vocab_size):
+    """The naive loop's pair lookups on `text` (the count depends only on the code and the text)."""
+    return work.count_lookups(naive.train, text, vocab_size)
+
+
+def rounded(count):
+    """A count to three significant figures: its last digits move with the Python that runs it."""
+    return round(count, 2 - len(str(count)) + 1) if count >= 1000 else count
+
+
+def work_result(ex, caller, timeout, cases, tried):
+    """A trainer that gives the right merges, judged by how many pair lookups it makes."""
+    text, vocab_size = work.sample_text(), ex.work.vocab_size
+    reply, lookups = caller.measure(text, vocab_size)
+    if reply.kind in TERMINAL:
+        return terminal_result(ex.name, reply, timeout)
+    expected, baseline = naive_lookups(text, vocab_size)
+    merges = vocab_size - 256
+    if not isinstance(reply.value, dict) or ex.judge((text, vocab_size), reply.value) is not None:
+        shown = call_text(ex.name, (text, vocab_size), limit=40)
+        got = reply.value if reply.kind == "ok" else Raised.from_info(reply.info["raised"])
+        status, verb = ("error", "") if isinstance(got, Raised) else ("fail", "returned ")
+        return Result(ex.name, status, f"{shown} {verb}{show(got)}, expected {show(expected)}",
+                      {"call": shown, "expected": show(expected), "got": show(got), "hint": ex.hint})
+    passed = f"passed {cases} edge cases and {tried} generated ones"
+    if not lookups or lookups < len(text):  # fewer than one count of the text's pairs
+        unmeasured = ("the merges are right, but its work could not be measured: the grader measures it "
+                      "through the ids of text.encode(\"utf-8\"), and this trainer never counted pairs of them")
+        return Result(ex.name, "fail", unmeasured,
+                      {"note": unmeasured, "hint": "keep the task's first line, ids = list(text.encode(\"utf-8\")), "
+                                                   "and count pairs of those ids"})
+    ratio = lookups / baseline
+    measured = (f"on a {len(text):,}-byte text, {merges} merges looked up a pair about {rounded(lookups):,} "
+                f"times; the naive loop, which recounts after every merge, about {rounded(baseline):,} "
+                f"times ({ratio:.0%})")
+    if ratio > ex.work.max_ratio:
+        return Result(ex.name, "fail", f"the merges are right, but it does the work of a recount: {measured}",
+                      {"note": measured, "hint": ex.work.hint})
+    return Result(ex.name, "pass", f"{passed}; {measured}")

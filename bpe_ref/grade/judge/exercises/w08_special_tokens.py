@@ -1,0 +1,121 @@
+"""Workbook 08, special tokens: `encode_special`, with tiktoken's `allowed_special` rule (a special
+token in the text that is not allowed raises ValueError)."""
+
+import regex
+from hypothesis import strategies as st
+
+from .._private import naive
+from ....core.patterns import GPT4_SPLIT_PATTERN
+from .common import PATTERNS, WORDS_PATTERN, Bug, Mismatch, Raised, Raises, exercise, same
+from .w07_regex_splitting import reference_encode_ordinary
+
+SPECIALS = {"<|endoftext|>": 300, "<|user|>": 301}
+# tokens with other regex metacharacters: escaping only '|' (or none) fails on these
+OTHER_SPECIALS = {"[SEP]": 300, "<s>": 301, "(x)": 302}
+
+
+def special_encoder(allowed_of=None, escape=regex.escape, group=True, as_text=False, check=True):
+    """encode_special, right by default; each argument switches on one classic slip.
+
+    allowed_of: turns allowed_special into the allowed names; escape: how tokens go into the split
+    pattern; group: whether the pattern keeps the tokens (a capture group); as_text: allowed tokens
+    encoded as ordinary text; check: whether a token that is not allowed raises.
+    """
+    def encode_special(text, merges, pattern, special_tokens, allowed_special):
+        allowed = (allowed_of or allowed_names)(allowed_special, special_tokens)
+        if check:
+            for token in special_tokens:
+                if token not in allowed and token in text:
+                    raise ValueError(f"{token!r} is not allowed")
+        if not allowed:
+            return reference_encode_ordinary(text, merges, pattern)
+        splitter = "|".join(escape(token) for token in allowed)
+        ids = []
+        for part in regex.split(f"({splitter})" if group else splitter, text):
+            if not part:  # an empty piece, or an inner group that did not take part (None)
+                continue
+            if part in allowed and not as_text:
+                ids.append(special_tokens[part])
+            else:
+                ids += reference_encode_ordinary(part, merges, pattern)
+        return ids
+    return encode_special
+
+
+def allowed_names(allowed_special, special_tokens):
+    return sorted(special_tokens) if allowed_special == "all" else sorted(allowed_special)
+
+
+reference_encode_special = special_encoder()
+
+
+def judge_encode_special(args, got):
+    try:
+        expected = reference_encode_special(*args)
+    except ValueError:
+        if isinstance(got, Raised) and got.is_a("ValueError"):
+            return None
+        return Mismatch(Raises("ValueError"), "the text spells a special token that is not allowed: raise ValueError")
+    return None if same(got, expected) else Mismatch(expected)
+
+
+SPECIAL_MERGES = [{}, {(97, 98): 256}, {(60, 124): 256, (124, 62): 257}, naive.train("ab ab <|ab|> abab", 264)]
+PIECES = ["ab", " ", "<|end", "|>", "é", "a<", "S", "x", "E", "s>"]
+
+
+def special_args(specials):
+    """Arguments for one set of special tokens: texts made of them and of their fragments, and
+    allowed_special as "all", nothing, or one of them."""
+    text = st.lists(st.sampled_from(PIECES + sorted(specials)), max_size=6).map("".join)
+    allowed = st.sampled_from(["all", frozenset()] + [frozenset({token}) for token in sorted(specials)])
+    return st.tuples(text, st.sampled_from(SPECIAL_MERGES), st.sampled_from(PATTERNS), st.just(specials), allowed)
+
+
+def escape_pipe(token):
+    """Escaping only the '|' of a token, as if '<|...|>' were the only kind."""
+    return token.replace("|", "\\|")
+
+exercise(
+    name="encode_special",
+    workbook="08_special_tokens", section="6. Exercise: `encode_special`",
+    task="raise ValueError for a special token in the text that is not allowed; else split around the allowed ones, encode_ordinary the pieces, put in the special ids",
+    signature="encode_special(text, merges, pattern, special_tokens, allowed_special) -> list[int]",
+    cases=lambda: [("hi", {}, GPT4_SPLIT_PATTERN, SPECIALS, "all"),
+                   ("hi<|endoftext|>", {}, GPT4_SPLIT_PATTERN, SPECIALS, "all"),
+                   ("hi<|endoftext|>", {}, GPT4_SPLIT_PATTERN, SPECIALS, frozenset()),
+                   ("<|user|>hi<|endoftext|>", {}, GPT4_SPLIT_PATTERN, SPECIALS, frozenset({"<|user|>"})),
+                   ("ab<|user|>ab", {(97, 98): 256}, WORDS_PATTERN, SPECIALS, "all"),
+                   ("a[SEP]b<s>(x)", {}, GPT4_SPLIT_PATTERN, OTHER_SPECIALS, "all"),
+                   ("S(x)E", {}, GPT4_SPLIT_PATTERN, OTHER_SPECIALS, frozenset({"(x)"}))],
+    strategy=st.sampled_from([SPECIALS, OTHER_SPECIALS]).flatmap(special_args),
+    judge=judge_encode_special,
+    hint="raise ValueError if the text contains a special token that is not allowed; otherwise split around "
+         "the allowed ones with regex.split and a capture group of the escaped tokens ('(' + '|'.join("
+         "regex.escape(t) for t in allowed) + ')'), encode_ordinary the other pieces, put in the special ids",
+    bugs=(
+        Bug("no_raise", "a special token in the text that is not allowed must raise ValueError (tiktoken's "
+                        "rule), not be encoded", special_encoder(check=False),
+            also=(special_encoder(check=False, allowed_of=lambda allowed, specials: sorted(specials)),)),
+        Bug("unescaped", "escape the special tokens before joining them into a pattern: regex.escape(token), "
+                         "since '|' in '<|endoftext|>' means 'or'", special_encoder(escape=lambda t: t)),
+        Bug("escapes_only_pipe", "escape every character that means something in a pattern, with "
+                                 "regex.escape(token), not only '|': in '[SEP]' the brackets make a character "
+                                 "class, in '(x)' the parentheses a group", special_encoder(escape=escape_pipe)),
+        Bug("all_not_understood", "allowed_special='all' means every special token is allowed; check for the "
+                                  "string 'all' before treating it as a set",
+            special_encoder(allowed_of=lambda allowed, specials: sorted(set(allowed) & set(specials)))),
+        Bug("no_capture_group", "put the tokens in a capture group, regex.split('(' + ... + ')', text), or "
+                                "split drops them and their ids never go in", special_encoder(group=False)),
+        Bug("specials_as_text", "an allowed special token becomes its one id from special_tokens, not the ids "
+                                "of its characters", special_encoder(as_text=True)),
+    ),
+    probes=lambda: [("a<|user|>b", {}, GPT4_SPLIT_PATTERN, SPECIALS, "all"),
+                    ("<|user|>", {(60, 124): 256}, GPT4_SPLIT_PATTERN, SPECIALS, "all"),
+                    ("<|end", {(60, 124): 256}, GPT4_SPLIT_PATTERN, SPECIALS, "all"),
+                    ("<|endoftext|>", {}, GPT4_SPLIT_PATTERN, SPECIALS, frozenset({"<|endoftext|>"})),
+                    ("<|user|>", {}, GPT4_SPLIT_PATTERN, SPECIALS, frozenset()),
+                    ("ab<|user|>", {(97, 98): 256}, GPT4_SPLIT_PATTERN, SPECIALS, frozenset({"<|endoftext|>"})),
+                    ("S<s>", {}, GPT4_SPLIT_PATTERN, OTHER_SPECIALS, "all"),
+                    ("E(x)", {}, WORDS_PATTERN, OTHER_SPECIALS, frozenset({"(x)"})),
+                    ("[SEP]", {}, GPT4_SPLIT_PATTERN, OTHER_SPECIALS, "all")],
+)

@@ -1,0 +1,48 @@
+"""What every tokenizer layout the grader recognises shares (classes.py finds them,
+minbpe_style.py and cs336_style.py say how each is called): a Mapping of one learner method onto one
+course exercise, an answer that cannot be read (Malformed), and the request that runs a method on a
+fresh object inside the sandbox (worker op "object").
+"""
+
+from dataclasses import dataclass
+
+from ..inside import wire
+
+
+@dataclass
+class Mapping:
+    """One learner method graded as one course exercise."""
+
+    learner: str  # 'RegexTokenizer.train', as the learner wrote it
+    exercise: str  # the course exercise, 'train_regex'
+    how: str  # how the course's arguments reach the method, in words
+    call: object  # (sandbox, args, deadline, rule) -> Reply with the answer in the course's form
+    pattern: str = None  # the split pattern the design has built in (CS336: GPT-2's)
+    only_all: bool = False  # special tokens are always allowed (CS336): allowed_special is "all"
+    asserts: bool = False  # a disallowed special token may fail an assert (minbpe's "none_raise")
+
+
+class Malformed:
+    """An answer that cannot be read in the course's form; the judge says why."""
+
+    def __init__(self, note):
+        self.note = note
+
+    def __eq__(self, other):
+        return False
+
+    __hash__ = object.__hash__
+
+    def __repr__(self):
+        return f"<{self.note}>"
+
+
+def object_call(sandbox, cls, deadline, rule=None, **request):
+    """A method of the learner's class `cls`, run on a fresh object in the sandbox (see worker.py)."""
+    request = {"op": "object", "cls": cls, "init": [], **request}
+    return sandbox.request({**request, "rule": rule} if rule else request, deadline)
+
+
+def wired(value):
+    """A value in the sandbox protocol's form."""
+    return wire.to_wire(value)

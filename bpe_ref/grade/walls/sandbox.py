@@ -1,0 +1,348 @@
+"""The grader's side of the sandbox: start a worker process for one submission, load its
+cells, call its functions with a deadline, and restart it when it hangs or dies.
+"""
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import isolation
+from ..inside import wire, work
+
+WORKER = Path(__file__).resolve().parents[1] / "inside" / "worker.py"
+MAX_REPLY = 50_000_000  # bytes of one reply line
+GRACE = 2.0  # seconds past a request's own time limit before the worker is killed
+KINDS = ("raised", "not_implemented", "reference", "missing", "timeout", "exit", "memory", "crashed")
+
+
+@dataclass
+class Reply:
+    """What happened to one request: `kind` is ok, raised, not_implemented, reference,
+    missing, timeout, crashed, exit or memory; `info` is calling.py's outcome dict."""
+
+    kind: str
+    value: object = None
+    info: dict = field(default_factory=dict)
+
+
+def reply_from(outcome):
+    """The Reply for one of calling.py's outcome dicts (its value already plain Python)."""
+    if "ok" in outcome:
+        return Reply("ok", outcome["ok"], outcome)
+    return Reply(next(k for k in KINDS if k in outcome), info=outcome)
+
+
+class Sandbox:
+    """One learner submission, loaded in its own process: behind bubblewrap's walls when
+    `isolated` (see isolation.py), else a plain child process. `file_timeout` caps the wall time
+    of the whole submission, however many cells hang and restarts it takes."""
+
+    def __init__(self, cells, cwd=None, timeout=10.0, memory_mb=2048, isolated=False, file_timeout=None,
+                 module="__main__", run_as=None):
+        self.cells, self.cwd, self.timeout, self.memory_mb = cells, cwd, timeout, memory_mb
+        self.isolated, self.module = isolated, module
+        self.run_as = run_as  # (uid, gid) a root grader drops the worker to when bubblewrap cannot run
+        self.file_timeout = file_timeout if file_timeout is not None else 20 * timeout
+        self.expires = None  # the wall-clock end of this submission's time, from the first start
+        self.expired = False
+        self.process = None
+        self.host_pid = None  # the worker's pid as the grader sees it (for its CPU time)
+        self.init_pid = None  # bubblewrap's PID 1 of the sandbox, as the grader sees it
+        self.hanging = set()  # cells that never finished: skipped when the worker restarts
+        self.cell_reports = {}
+        self.defined = {}
+        self.load_failure = None  # set when the submission cannot be loaded at all
+
+    # --------------------------------------------------------------- process
+
+    def _spawn(self):
+        if self.expires is None:
+            self.expires = time.monotonic() + self.file_timeout
+        if self.isolated:
+            self._spawn_isolated()
+        elif self.run_as:
+            self._spawn_dropped()
+        else:
+            env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+            env["MPLBACKEND"] = "Agg"
+            self.process = subprocess.Popen(
+                [sys.executable, "-I", str(WORKER), str(self.memory_mb)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                cwd=self.cwd, env=env, start_new_session=(os.name != "nt"),
+            )
+            self.host_pid = self.process.pid
+        self.replies = queue.Queue()
+        threading.Thread(target=self._read, args=(self.process, self.replies), daemon=True).start()
+
+    def _spawn_isolated(self):
+        """Start bwrap; its --info-fd names the sandbox's PID 1, whose child is the worker."""
+        info_read, info_write = os.pipe()
+        argv = isolation.worker_command(self.memory_mb)
+        argv[1:1] = ["--info-fd", str(info_write)]
+        try:
+            self.process = subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                pass_fds=(info_write,), env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
+                start_new_session=True,
+            )
+        finally:
+            os.close(info_write)
+        with os.fdopen(info_read, "rb") as info:
+            self.init_pid = json.loads(info.read() or b"{}").get("child-pid")
+        self.host_pid = None  # found when first needed (cpu_seconds): most files never need it
+
+    def _spawn_dropped(self):
+        """No bubblewrap, but a root grader: the worker (a copy, with a copy of the allowed packages)
+        drops to the run_as account before any learner code runs; a bare environment."""
+        self.process = subprocess.Popen(
+            isolation.dropped_command(self.memory_mb, self.run_as),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=self.cwd,
+            env=isolation.BARE_ENVIRONMENT, start_new_session=True,
+        )
+        self.host_pid = self.process.pid
+
+    @staticmethod
+    def _read(process, replies):
+        for line in iter(lambda: process.stdout.readline(MAX_REPLY), b""):
+            try:
+                replies.put(json.loads(line))
+            except ValueError:
+                replies.put({"garbled": True})
+        replies.put(None)  # end of stream: the process is gone
+
+    def exit_code(self):
+        """The worker's exit code, waiting a moment for a process whose pipe just closed."""
+        try:
+            return self.process.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def kill(self):
+        if self.process is None:
+            return
+        try:
+            if os.name != "nt":
+                os.killpg(self.process.pid, 9)
+            else:
+                self.process.kill()
+        except (ProcessLookupError, PermissionError, OSError):
+            pass
+        self.process.wait()
+        self.process = None
+
+    def close(self):
+        if self.process is not None and self.process.poll() is None:
+            try:
+                self._send({"op": "quit"})
+            except OSError:
+                pass
+        self.kill()
+
+    def _send(self, request):
+        self.process.stdin.write((wire.dumps(request) + "\n").encode("ascii"))
+        self.process.stdin.flush()
+
+    def _receive(self, deadline):
+        """The next reply, "timeout" at the deadline, or "expired" when the file's time is up."""
+        try:
+            return self.replies.get(timeout=max(0.0, min(deadline, self.expires) - time.monotonic()))
+        except queue.Empty:
+            if time.monotonic() >= self.expires:
+                self.expired = True
+                return "expired"
+            return "timeout"
+
+    def expired_reply(self):
+        self.kill()
+        self.load_failure = self.load_failure or (
+            f"the submission used up its {self.file_timeout:g} s (--file-timeout): "
+            "what was not graded by then counts as an error")
+        return Reply("timeout", info={"message": self.load_failure})
+
+    def cpu_seconds(self):
+        """CPU time the worker has used so far, read by the grader from /proc (None where unknown)."""
+        if self.host_pid is None and self.isolated and self.init_pid:
+            self.host_pid = child_of(self.init_pid)
+        return cpu_seconds(self.host_pid)
+
+    # --------------------------------------------------------------- loading
+
+    def start(self):
+        """Start the worker and run every cell, skipping those that hung before."""
+        while True:
+            self._spawn()
+            outcome = self._load()
+            if outcome == "loaded":
+                return True
+            if outcome == "crashed-on-load":
+                self.kill()
+                return False
+
+    def _load(self):
+        self._send({"op": "load", "cells": self.cells, "skip": sorted(self.hanging), "seconds": self.timeout,
+                    "module": self.module})
+        current = None
+        while True:
+            message = self._receive(time.monotonic() + self.timeout + GRACE)
+            if message == "expired":
+                self.expired_reply()
+                return "crashed-on-load"
+            if message == "timeout":
+                self.kill()
+                if current is None:
+                    self.load_failure = f"the submission did not start within {self.timeout:g} s"
+                    return "crashed-on-load"
+                self.hanging.add(current)
+                self.cell_reports[current] = {"status": "timeout"}
+                return "restart"
+            if message is None or "garbled" in message:
+                code = self.exit_code()
+                self.load_failure = (
+                    f"the process ended while running {self.cells[current]['name'] if current is not None else 'the submission'}"
+                    f" (exit code {code}): os._exit(), a crash or the memory limit"
+                )
+                if current is not None:
+                    self.cell_reports[current] = {"status": "crashed"}
+                return "crashed-on-load"
+            if message.get("loaded"):
+                self.defined = message["defined"]
+                return "loaded"
+            current = message["cell"]
+            if message["status"] not in ("started", "skipped"):
+                self.cell_reports[current] = message
+
+    # --------------------------------------------------------------- calls
+
+    def request(self, request, deadline):
+        """Send one request; restart the worker first if an earlier call killed it."""
+        refusal = self.ready()
+        if refusal:
+            return refusal
+        seconds = min(deadline, self.expires) - time.monotonic()
+        if seconds <= 0:
+            return self.expired_reply() if time.monotonic() >= self.expires else Reply("timeout")
+        self._send({**request, "seconds": seconds})
+        message = self._receive(deadline + GRACE)
+        if message == "expired":
+            return self.expired_reply()
+        if message == "timeout":
+            self.kill()
+            return Reply("timeout")
+        if message is None or "garbled" in message:
+            code = self.exit_code() if self.process else None
+            self.kill()
+            return Reply("crashed", info={"message": f"the process ended during the call (exit code {code}): "
+                                                     "os._exit(), a crash or the memory limit"})
+        if "ok" in message:
+            message["ok"] = wire.from_wire(message["ok"])
+        return reply_from(message)
+
+    def ready(self):
+        """None once a loaded worker is running (restarted if an earlier call killed it), else the
+        Reply that says why there is none."""
+        if self.expired:
+            return self.expired_reply()
+        if self.process is None or self.process.poll() is not None:
+            self.kill()
+            if self.load_failure or not self.start():
+                return Reply("crashed", info={"message": self.load_failure})
+        return None
+
+    def call(self, name, args, deadline, rule=None):
+        request = {"op": "call", "name": name, "args": wire.to_wire(list(args))}
+        return self.request({**request, "rule": rule} if rule else request, deadline)
+
+    def get(self, name, deadline):
+        return self.request({"op": "get", "name": name}, deadline)
+
+    def measure(self, name, text, vocab_size, deadline):
+        """(Reply, pair lookups) of the learner's trainer on a text of costly ids (see work.py).
+
+        The lookups are estimated from the CPU time the grader sees the worker use, never from a
+        count kept inside the learner's process, which the learner's code could change."""
+        refusal = self.ready()
+        if refusal:
+            return refusal, None
+        before = self.cpu_seconds()
+        reply = self.request({"op": "measure", "name": name, "text": text, "vocab_size": vocab_size,
+                              "heavy": True}, deadline)
+        after = self.cpu_seconds()
+        reported = reply.info.get("lookups") or 0
+        if before is None or after is None or after < before:
+            # no /proc (not Linux), or the worker died during the call: trust only a plain process
+            return reply, (None if self.isolated else reported)
+        seen = work.lookups_from_cpu(after - before)
+        # The CPU must have gone into hashing the text's ids: a trainer that works on other ids
+        # and burns time (or resets the count) could not be measured, and does not pass.
+        return reply, seen if reported >= seen / 2 else 0
+
+    def by_hand(self, name, rule, deadline):
+        """What the learner's function and its helpers use that the by-hand rule refuses."""
+        reply = self.request({"op": "by_hand", "name": name, "rule": rule}, deadline)
+        return reply.value if reply.kind == "ok" else []
+
+
+def child_of(pid, tries=200):
+    """The first child of `pid` (bwrap's PID 1 forks the worker right away), from /proc."""
+    for _ in range(tries):
+        for entry in os.scandir("/proc"):
+            if entry.name.isdigit() and parent_of(entry.name) == pid:
+                return int(entry.name)
+        time.sleep(0.005)
+    return None
+
+
+def stat_fields(pid):
+    """The fields of /proc/PID/stat after the command's name (state, ppid, ...), or None."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
+def parent_of(pid):
+    fields = stat_fields(pid)
+    return int(fields[1]) if fields else None
+
+
+def cpu_seconds(pid):
+    """user + system CPU seconds of process `pid` (Linux /proc; microseconds where sched shows them)."""
+    if pid is None:
+        return None
+    try:
+        with open(f"/proc/{pid}/sched", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("se.sum_exec_runtime"):
+                    return float(line.split(":")[1]) / 1000.0
+    except (OSError, ValueError):
+        pass
+    fields = stat_fields(pid)
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") if fields else None
+
+
+class SandboxCaller:
+    """The engine's way to run one exercise's function inside the sandbox, before a deadline.
+
+    For an exercise of several functions, `combine(call, args)` runs them (call(name, args)).
+    """
+
+    def __init__(self, sandbox, name, deadline, combine=None):
+        self.sandbox, self.name, self.deadline, self.combine = sandbox, name, deadline, combine
+
+    def call(self, args, rule=None):
+        if self.combine:
+            return self.combine(lambda name, arguments: self.sandbox.call(name, arguments, self.deadline), args)
+        return self.sandbox.call(self.name, args, self.deadline, rule)
+
+    def measure(self, text, vocab_size):
+        return self.sandbox.measure(self.name, text, vocab_size, self.deadline)
+
+    def by_hand(self, rule):
+        return self.sandbox.by_hand(self.name, rule, self.deadline)
