@@ -78,7 +78,7 @@ def setup(extra=None):
 
 def say_isolation():
     """One line: can bpe-grade run each submission in a sandbox here (needed to grade a class)?"""
-    probe = "from bpe_ref.grade import isolation; ok, why = isolation.status(); print(('yes: ' if ok else 'no: ') + why)"
+    probe = "from bpe_ref.grade.walls import isolation; ok, why = isolation.status(); print(('yes: ' if ok else 'no: ') + why)"
     out = subprocess.run([str(venv_python()), "-c", probe], cwd=ROOT, capture_output=True, text=True)
     answer = out.stdout.strip() or "no: could not tell"
     print(f"grading in a sandbox (bubblewrap), needed to grade a class: {answer}", flush=True)
