@@ -63,7 +63,7 @@ def clean_env(tmp, bin_dir=None, **extra):
     for name in ("tmp", "jupyter", "xdg"):
         (tmp / name).mkdir(exist_ok=True)
     env.update(TMPDIR=str(tmp / "tmp"), JUPYTER_DATA_DIR=str(tmp / "jupyter"), XDG_CACHE_HOME=str(tmp / "xdg"),
-               PYTHONDONTWRITEBYTECODE="1", **extra)
+               PYTHONDONTWRITEBYTECODE="1", PIP_DISABLE_PIP_VERSION_CHECK="1", **extra)
     if bin_dir:
         env["PATH"] = str(bin_dir) + os.pathsep + env.get("PATH", "")
     if not network_cut(["true"])[0].endswith("unshare"):
@@ -172,11 +172,30 @@ def test_workbook_04_runs_every_check_passes_and_bpe_grade_agrees(learner):
     checks = checks_of(path)
     print("\n".join(checks.values()))
     assert checks and all(text.startswith("✅") for text in checks.values()), checks
+    assert "image/png" in shown_kinds(path)  # the plots: plain outputs, shown by any front end
     graded = json.loads(run([bin_dir / "bpe-grade", "--json", path], cwd=folder, env=env))
     print(json.dumps(graded, ensure_ascii=False)[:1500])
     (report,) = graded
     statuses = {name: result["status"] for name, result in report["exercises"].items()}
     assert statuses and set(statuses.values()) == {"pass"}, statuses
+
+
+def shown_kinds(path):
+    """The MIME types of a run notebook's displayed outputs."""
+    return {kind for cell in nbformat.read(path, as_version=4).cells if cell.cell_type == "code"
+            for output in cell.outputs for kind in output.get("data", {})}
+
+
+def test_the_token_viewer_is_plain_html(learner):
+    """No JupyterLab extension and no script: VS Code, Colab and Notebook 7 show it as it is."""
+    python, bin_dir, folder, tmp = learner
+    path = folder / "viewer.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "from bpe_ref.course.viewer import show_tokens\nshow_tokens('hello world, 안녕')")]), path)
+    run([python, "-c", RUN_NOTEBOOK, path], cwd=folder, env=clean_env(tmp, bin_dir))
+    (output,) = nbformat.read(path, as_version=4).cells[0].outputs
+    shown = output["data"]["text/html"]
+    assert "hello" in shown and "<script" not in shown.lower()
 
 
 def test_without_the_course_the_first_cell_says_how_to_install_it_and_with_a_source_installs_it(learner, wheel):
