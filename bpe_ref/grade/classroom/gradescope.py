@@ -42,6 +42,8 @@ GRADING = ("regex", "tiktoken", "numpy", "nbformat", "hypothesis", "tqdm", "nltk
 BUNDLE_MEMORY_MB = 512  # per submission's sandbox: under Gradescope's default container memory, 768 MB
 LEARNER_USER = "bpe-learner"
 ROOT = Path(__file__).resolve().parents[3]
+SDIST = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "bpe_ref", "tiktoken_ext",
+         "notebooks", "solutions", "docs")  # what the wheel is built from (tests/test_package.py's SOURCES)
 
 
 # ---------------------------------------------------------------------------- results.json
@@ -143,20 +145,23 @@ exit 0
 
 
 def build_sdist(folder):
-    """The course's own source archive (this checkout: pyproject.toml, README.md, bpe_ref/), which
-    pip installs as it would the sdist; its path in `folder`. Built here, nothing downloaded."""
+    """The course's own source archive (this checkout's files that the wheel is built from: bpe_ref/,
+    the tiktoken plugin and the course's material, so the autograder tells workbooks by their cells),
+    which pip installs as it would the sdist; its path in `folder`. Built here, nothing downloaded."""
     version = metadata.version("bpe-course")
     top = f"bpe_course-{version}"
     target = Path(folder) / f"{top}.tar.gz"
     with tarfile.open(target, "w:gz") as archive:
-        for name in ("pyproject.toml", "README.md", "bpe_ref"):
-            archive.add(ROOT / name, f"{top}/{name}", filter=without_caches)
+        for name in SDIST:
+            if (ROOT / name).exists():
+                archive.add(ROOT / name, f"{top}/{name}", filter=without_caches)
     return target
 
 
 def without_caches(info):
-    """tarfile's filter: leave out __pycache__ folders and compiled files."""
-    if "__pycache__" in Path(info.name).parts or info.name.endswith(".pyc"):
+    """tarfile's filter: leave out __pycache__ and .ipynb_checkpoints folders and compiled files."""
+    parts = Path(info.name).parts
+    if "__pycache__" in parts or ".ipynb_checkpoints" in parts or info.name.endswith(".pyc"):
         return None
     return info
 

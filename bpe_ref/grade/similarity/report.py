@@ -26,6 +26,7 @@ import csv
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...course.material import course_root
 from ..classroom.results import atomic_text
 from ..judge.exercises import REGISTRY
 from .fingerprint import fingerprints, normalize
@@ -35,7 +36,7 @@ THRESHOLD = 0.6  # report a pair or a solution match at or above this score (see
 MIN_TOKENS = 50  # shorter code: independent answers look alike, so it is left out
 MIN_OWN = 8  # two students are compared only on this many fingerprints each, at least, beyond the course's
 COMMON = (10, 0.1)  # a fingerprint in more than 10 distinct pieces and 10 % of them is common code
-COURSE_ROOT = Path(__file__).resolve().parents[3]
+COURSE_ROOT = course_root()  # solutions/ and notebooks/: a checkout's, or the installed package's copies
 REFERENCE_FILES = ("core/naive.py", "basics/codepoints.py", "basics/hexadecimal.py", "basics/utf8.py")  # bpe_ref's own versions
 
 
