@@ -132,7 +132,7 @@ def similarity_sections(book, options, out=None):
     print(f"similarity: {report.flagged} matches in {path}", file=out)
     if not options.feedback:
         return []
-        return [similarity_section(report)]
+    return [similarity_section(report)]
 
 
 def default_csv_path(options):
