@@ -7,7 +7,9 @@ A high score is a reason to look, not a verdict. For each exercise, each student
 it (learner_code.py) is normalized and cut into fingerprints (fingerprint.py). Then:
 
 - against the course: the share of the student's fingerprints found in one of the course's own
-  versions of the exercise (the solution notebooks and bpe_ref), over the smaller of the two;
+  versions of the exercise (the solution notebooks and bpe_ref), over the smaller of the two,
+  with a higher bar (SOLUTION_MARGIN above the threshold): the solution is what every learner is
+  shown, and honest code written after reading it often comes close;
 - against each other: the same containment score over the fingerprints that are neither the
   course's stub nor in any course version, so two students who both pasted the solution are not a
   pair (they are each listed under the solution), while two who share anything else are.
@@ -32,7 +34,8 @@ from .fingerprint import fingerprints, normalize
 from ..reading.learner_code import Hidden, Refused, code_cells, definitions, exercise_parts, is_stub, own_code, stub_key
 
 THRESHOLD = 0.6  # report a pair or a solution match at or above this score (see docs/instructors.md)
-MIN_TOKENS = 50  # shorter code: independent answers look alike, so it is left out
+MIN_TOKENS = 50  # shorter code (on either side, the course's too): independent answers look alike, so it is left out
+SOLUTION_MARGIN = 0.2  # a solution match needs threshold + this: honest code converges on the canonical form
 MIN_OWN = 8  # two students are compared only on this many fingerprints each, at least, beyond the course's
 COMMON = (10, 0.1)  # a fingerprint in more than 10 distinct pieces and 10 % of them is common code
 COURSE_ROOT = Path(__file__).resolve().parents[3]
@@ -221,12 +224,18 @@ def compare_exercise(name, pieces, course, threshold=THRESHOLD, min_tokens=MIN_T
     report.judged = {p.student for p in judged}
     for p in judged:
         best = best_solution_match(name, p, solutions, stub)
-        if best and best.score >= threshold:
+        if best and best.score >= solution_threshold(threshold):
             report.solution.append(best)
     report.matches = student_matches(name, judged, stub | course_prints, threshold)
     report.clusters = clusters(report.matches)
     report.solution.sort(key=lambda m: (-m.score, m.a.student))
     return report
+
+
+def solution_threshold(threshold):
+    """The score a match with the course's solution needs: higher than between students, since
+    the solution is the form every learner is shown, and honest code often ends up close to it."""
+    return min(1.0, threshold + SOLUTION_MARGIN)
 
 
 def best_solution_match(name, p, solutions, stub):
