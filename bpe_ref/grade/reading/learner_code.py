@@ -26,9 +26,10 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..judge import exercises
 from ..judge.exercises import REGISTRY
 from ..similarity.fingerprint import normalize_tree
-from ..similarity.hiding import hides
+from ..similarity.hiding import hides, might_hide
 from . import course_copy
 from .course_copy import given_names
 from .source import ipython_to_python
@@ -108,8 +109,8 @@ def submission_cells(text, path):
     if path.suffix != ".ipynb":
         return [(text, [])], [text], []
     cells = notebook_cells(text)
-    course = course_copy.identify(path, [cell_source(cell) for cell in cells])
-    workbook = course.get("workbook")
+    sources = [cell_source(cell) for cell in cells]
+    workbook = course_copy.workbook_by_cells(sources) or course_copy.workbook_by_name(path)  # as identify() does
     known = course_copy.course_cells().get(workbook, {})
     out, learners = [], []
     for cell in cells:
@@ -119,7 +120,7 @@ def submission_cells(text, path):
         out.append((source, list(course_copy.course_cell(source, workbook).given)))
         if course_copy.normalized(source) not in known:
             learners.append(source)
-    return out, learners, course.get("exercises", [])
+    return out, learners, exercises.workbook_exercises(workbook) if workbook else []
 
 
 def notebook_cells(text):
@@ -283,7 +284,8 @@ def own_code(path, root=None, course_tokens=frozenset(), stubs=frozenset()):
 def hidden_elsewhere(learners, expected, found):
     """{exercise: Hidden} for the exercises a file should hold, or names, but does not define in
     plain text, when the learner's own cells hide code (exec("def merge..."), globals()["merge"] = ...)."""
-    reasons = [reason for reason in (hides(tree.body) for tree in map(parse, learners) if tree) if reason]
+    suspects = [source for source in learners if might_hide(source)]
+    reasons = [reason for reason in (hides(tree.body) for tree in map(parse, suspects) if tree) if reason]
     if not reasons:
         return {}
     text = "\n".join(learners)
@@ -307,7 +309,8 @@ def code_by_exercise(cells, course_tokens=frozenset(), stubs=frozenset()):
         if any(is_stub(part.node) or stub_key(part.source) in stubs for part in parts):
             continue
         chosen = helpers(found, exercise_parts(name), course_tokens)
-        reason = hides([found.get(part).node for part in chosen])
+        reason = hides([found.get(part).node for part in chosen]) if any(
+            might_hide(found.get(part).source) for part in chosen) else None
         out[name] = Hidden(reason) if reason else "\n\n".join(found.get(part).source for part in chosen)
     return out
 

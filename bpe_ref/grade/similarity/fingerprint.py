@@ -118,19 +118,22 @@ class Walk:
         if isinstance(node, Token):
             self.code.add(node.name, line)
             return []
-        helper = self.inlined(node)
+        kind = type(node)
+        helper = self.inlined(node) if kind is ast.Call and self.helpers else None
         if helper is not None:
             return self.inline(node, helper, line)
-        collected = collected_value(node)
+        collected = collected_value(node) if kind in (ast.Expr, ast.Assign) else None
         if collected is not None:
             self.code.add("Collect", line)
             return [(child, line) for child in collected]
-        if isinstance(node, tuple(COMPREHENSIONS)):
+        if kind in COMPREHENSIONS:
             return self.comprehension(node, line)
         if not isinstance(node, LEAVES):
-            self.code.add(type(node).__name__, line)
+            self.code.add(kind.__name__, line)
         for token in leaf_tokens(node):
             self.code.add(token, line)
+        if isinstance(node, LEAVES) and kind is not ast.Attribute:
+            return []  # a name or a constant: no children but its context
         return [(child, line) for child in ast.iter_child_nodes(node)]
 
     def comprehension(self, node, line):

@@ -11,6 +11,7 @@ as "no match", which nobody could vouch for. It is a reason to look, like any ma
 """
 
 import ast
+import re
 
 RUNS_STRINGS = frozenset({"exec", "eval", "compile", "__import__", "execfile"})
 INDIRECT = frozenset({"globals", "locals", "vars"})
@@ -19,6 +20,16 @@ REACHES = frozenset({"__dict__", "__globals__", "__builtins__", "__code__", "__g
 MODULES = frozenset({"marshal", "importlib", "runpy", "builtins", "codeop"})
 NAMED_ATTRIBUTE = frozenset({"getattr", "setattr", "delattr"})
 WRAPPED = (6, 0.35)  # one callee around at least 6 bare names, 35 % of the names read besides callees
+
+
+SUSPECT_RE = re.compile("|".join(map(re.escape, sorted(RUNS_STRINGS | INDIRECT | REACHES | MODULES | NAMED_ATTRIBUTE))))
+CALL_AROUND_NAME_RE = re.compile(r"\(\s*[A-Za-z_]\w*\s*\)")
+
+
+def might_hide(text):
+    """A quick look at the text: False when `hides` cannot find anything in it (most code), so
+    that the tree is walked only for code naming one of the suspects or wrapping many names."""
+    return bool(SUSPECT_RE.search(text)) or len(CALL_AROUND_NAME_RE.findall(text)) >= WRAPPED[0]
 
 
 def hides(nodes):
