@@ -288,3 +288,20 @@ def test_per_disguise_precision_and_recall_at_the_default_threshold(course):
         if c is not None and c.tp + c.fn:
             assert c.recall >= 0.8, (name, c)
     assert counts[("short", "")].tp + counts[("short", "")].fp == 0  # short code is left out, never guessed at
+
+
+# ---------------------------------------------------------------------------- the CSV
+
+
+@pytest.mark.parametrize("student", ['=HYPERLINK("evil.example","open")', "@SUM(A1)"])
+def test_a_student_named_like_a_formula_is_text_in_the_csv(tmp_path, course, student):
+    import csv
+
+    original = style("fil")
+    paths = [hand_in(tmp_path, student, [code_cell(original)]), hand_in(tmp_path, "ann", [code_cell(original)])]
+    _, report = class_report(paths, course)
+    write_similarity_csv(report, tmp_path / "similarity.csv")
+    with open(tmp_path / "similarity.csv", encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert rows and all(not r[key].startswith(("=", "@", "+")) for r in rows for key in r)
+    assert any(r["student_a"] == "'" + student or r["student_b"] == "'" + student for r in rows)

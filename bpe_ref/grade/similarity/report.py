@@ -376,12 +376,27 @@ CSV_HEADER = ["exercise", "kind", "cluster", "score", "student_a", "file_a", "st
 HIDES = "could not be compared: hides its code"
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value):
+    """A CSV cell a spreadsheet will not run: text starting like a formula gets a leading ' (OWASP's
+    CSV-injection advice); numbers stay numbers. Student and file names come from the class folder."""
+    if isinstance(value, (int, float)) or not str(value).startswith(FORMULA_STARTS):
+        return value
+    try:
+        float(value)
+        return value
+    except ValueError:
+        return "'" + str(value)
+
+
 def write_similarity_csv(report, path):
     """One row per match: student pairs (kind 'students'), matches with the course ('solution'),
     and code that could not be compared because it hides itself ('hides its code', the reason in note)."""
     summary = {(p.a, p.b): p.line for p in pair_summaries(report)}
     with atomic_text(path) as f:
-        writer = csv.writer(f)
+        writer = SafeWriter(csv.writer(f))
         writer.writerow(CSV_HEADER)
         for exercise in report.exercises:
             for m in exercise.matches + exercise.solution:
@@ -392,6 +407,16 @@ def write_similarity_csv(report, path):
             for student, file, reason in exercise.hidden:
                 writer.writerow([exercise.name, "hides its code", "", "", student, file, "", "", "", "", "", "",
                                  f"{HIDES} ({reason})"])
+
+
+class SafeWriter:
+    """A csv.writer whose every cell goes through cell()."""
+
+    def __init__(self, writer):
+        self.writer = writer
+
+    def writerow(self, row):
+        self.writer.writerow([cell(value) for value in row])
 
 
 def summary_lines(report):
