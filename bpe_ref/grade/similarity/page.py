@@ -15,6 +15,7 @@ from .report import (MIN_TOKENS, THRESHOLD, pair_summaries, similarity_report, s
                      write_similarity_csv)
 
 SHOWN = 25  # groups, and matches with the solution, shown per exercise; the CSV has them all
+PAIRS_SHOWN = 100  # rows of the table of pairs across exercises; the CSV's note has every pair's
 STYLE = """<style>
 .sbs { display: grid; grid-template-columns: 1fr 1fr; gap: 0.5rem; }
 .sbs pre { margin: 0; padding: 0.4rem; font-size: 12px; }
@@ -81,7 +82,7 @@ def exercise_part(exercise):
         shown = evidence(pairs)
         parts.append(f"<p><strong>Group {number}</strong> ({len(group)} students): "
                      f"{', '.join(esc(s) for s in group)}</p>")
-        parts += [match_details(m) for m in shown]
+        parts += group_evidence(shown)
         parts.append(more(len(pairs) - len(shown), "pairs of this group"))
     parts.append(more(len(exercise.clusters) - SHOWN, "groups"))
     if exercise.solution:
@@ -103,16 +104,47 @@ def evidence(pairs):
     return shown
 
 
+def group_evidence(shown):
+    """Each shown pair side by side, except a second copy of code already shown whole: the same
+    fingerprints as a student shown before is one line, so a group of 150 identical hand-ins
+    stays readable (and the page small) while naming every member."""
+    parts, seen = [], {}
+    for m in shown:
+        twin = identical_to(m, seen)
+        if twin:
+            parts.append(f'<p class="muted">{esc(twin[0])} and {esc(twin[1])}: score 1.00, the same code '
+                         f"(after renaming, layout and comments) as shown above.</p>")
+        else:
+            parts.append(match_details(m))
+        for piece in (m.a, m.b):
+            seen.setdefault(frozenset(piece.prints), piece.student)
+    return parts
+
+
+def identical_to(match, seen):
+    """(new student, the student shown before with the very same code) when `match` pairs two
+    identical pieces and one of them was already shown; else None."""
+    if match.score < 1 or match.a.prints.keys() != match.b.prints.keys():
+        return None
+    earlier = seen.get(frozenset(match.a.prints))
+    if earlier is None:
+        return None
+    new = match.b.student if earlier == match.a.student else match.a.student
+    return new, earlier
+
+
 def pairs_table(report):
     """Each flagged pair of students across the exercises: "flagged on 5 of 5" is more than one match."""
+    summaries = pair_summaries(report)
     rows = [f"<tr><td>{esc(p.a)}</td><td>{esc(p.b)}</td><td>{esc(p.line)}</td>"
             f"<td>{', '.join(f'<code>{esc(name)}</code>' for name in p.flagged)}</td></tr>"
-            for p in pair_summaries(report)]
+            for p in summaries[:PAIRS_SHOWN]]
     if not rows:
         return ""
-    return ("<h3>Pairs across exercises</h3><p>Each pair of students flagged at least once, with how many of the "
-            "exercises they both wrote (long enough to compare) flagged them.</p><table><tr><th>student</th>"
-            "<th>student</th><th>flagged</th><th>exercises</th></tr>" + "".join(rows) + "</table>")
+    return ("<h3>Pairs across exercises</h3><p>Each pair of students flagged at least once, most often first, "
+            "with how many of the exercises they both wrote (long enough to compare) flagged them.</p>"
+            "<table><tr><th>student</th><th>student</th><th>flagged</th><th>exercises</th></tr>" + "".join(rows)
+            + "</table>" + more(len(summaries) - PAIRS_SHOWN, "pairs (each row's note in the CSV)"))
 
 
 def hidden_part(report):
