@@ -229,6 +229,18 @@ def test_1500_terms_of_dead_code_do_not_stop_the_report(tmp_path, course, spelli
     assert "Similar code" in written[0].read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("padding", ["x = " + "+".join(["0"] * 100_000), "x = " + "-" * 100_000 + "0"])
+def test_a_copy_in_a_cell_too_deep_to_parse_is_not_compared(tmp_path, course, padding):
+    """A cell Python's parser gives up on defines nothing the report can read: its exercises are
+    listed as not compared, never as no match."""
+    original = style("dev")
+    paths = [hand_in(tmp_path, "ann", [code_cell(original)]),
+             hand_in(tmp_path, "ben", [code_cell(original + "\n\n" + padding + "\n")])]
+    _, report = class_report(paths, course)
+    assert ("ben", "merge") in hidden(report) and ("ben", "train") in hidden(report)
+    assert not pairs(report, "train")
+
+
 @pytest.mark.parametrize("where", ["a cell's metadata", "the notebook's metadata"])
 def test_100000_nested_brackets_are_one_students_line(tmp_path, course, where):
     original = style("dev")

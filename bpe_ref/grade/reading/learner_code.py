@@ -281,11 +281,26 @@ def own_code(path, root=None, course_tokens=frozenset(), stubs=frozenset()):
     return found
 
 
+def too_deep(source):
+    """Whether Python's parser gives up on `source` for its depth (a copy wrapped in 100,000 nested
+    brackets or terms defines nothing it can read); only text with that many brackets and operators is parsed."""
+    if sum(source.count(c) for c in "([{+-*~") + source.count("not ") < 500:
+        return False
+    try:
+        ast.parse(source)
+    except (RecursionError, MemoryError):
+        return True
+    except (SyntaxError, ValueError):
+        return False
+    return False
+
+
 def hidden_elsewhere(learners, expected, found):
     """{exercise: Hidden} for the exercises a file should hold, or names, but does not define in
     plain text, when the learner's own cells hide code (exec("def merge..."), globals()["merge"] = ...)."""
     suspects = [source for source in learners if might_hide(source)]
     reasons = [reason for reason in (hides(tree.body) for tree in map(parse, suspects) if tree) if reason]
+    reasons += ["nested deeper than can be read" for source in learners if too_deep(source)]
     if not reasons:
         return {}
     text = "\n".join(learners)
