@@ -317,3 +317,21 @@ def test_a_student_named_like_a_formula_is_text_in_the_csv(tmp_path, course, stu
         rows = list(csv.DictReader(f))
     assert rows and all(not r[key].startswith(("=", "@", "+")) for r in rows for key in r)
     assert any(r["student_a"] == "'" + student or r["student_b"] == "'" + student for r in rows)
+
+
+def test_a_report_that_fails_grader_side_is_one_line_and_the_pages_still_come(tmp_path, monkeypatch):
+    """bpe-grade --similarity: whatever breaks inside the report, the class page and gradebook
+    written after it are not lost; the instructor reads one line saying why."""
+    import io
+    from types import SimpleNamespace
+
+    from bpe_ref.grade.similarity import page
+
+    def broken(book, threshold):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(page, "similarity_report", broken)
+    out = io.StringIO()
+    options = SimpleNamespace(similarity_threshold=None, similarity=True, csv=None, feedback=str(tmp_path))
+    assert page.similarity_sections(object(), options, out) == []
+    assert "similarity: no report" in out.getvalue() and "RecursionError" in out.getvalue()
