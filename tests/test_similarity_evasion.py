@@ -164,7 +164,8 @@ def test_a_loop_and_its_comprehension_read_the_same(kind):
 
 
 HELPER_SPELLINGS = {
-    "one-line helper": ("def f(ids, pair):\n    return [i for i in range(len(ids) - 1) if (ids[i], ids[i + 1]) == pair]\n",
+    "one-line helper": ("def f(ids, pair):\n"
+                        "    return [i for i in range(len(ids) - 1) if (ids[i], ids[i + 1]) == pair]\n",
                         "def hit(ids, i, pair):\n    return (ids[i], ids[i + 1]) == pair\n\n\n"
                         "def f(ids, pair):\n    return [i for i in range(len(ids) - 1) if hit(ids, i, pair)]\n"),
     "loop moved out": ("def f(ids):\n    n = 0\n    for i in ids:\n        n += i * i\n    return n\n",

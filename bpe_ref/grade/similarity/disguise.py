@@ -267,7 +267,8 @@ def extract_helpers(tree, rng):
 
 def leaves(loop):
     """Whether a loop holds a return or yield (it could not move into a helper as it is)."""
-    return any(isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom, ast.FunctionDef, ast.Lambda)) for n in ast.walk(loop))
+    exits = (ast.Return, ast.Yield, ast.YieldFrom, ast.FunctionDef, ast.Lambda)
+    return any(isinstance(n, exits) for n in ast.walk(loop))
 
 
 def names_outside(function, loop):

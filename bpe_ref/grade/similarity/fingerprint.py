@@ -158,7 +158,7 @@ class Walk:
         body = helper.body
         if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
             body = [body[0].value]  # a one-line helper is the expression it returns
-        return [(a, line) for a in args] + [(s, s.lineno if hasattr(s, "lineno") else line) for s in body] + [(LEAVE, line)]
+        return [(a, line) for a in args] + [(s, getattr(s, "lineno", line)) for s in body] + [(LEAVE, line)]
 
 
 class Token:
