@@ -1,4 +1,4 @@
-"""The exercise catalogue against the places that list its exercises for people: the README's
+"""The exercise catalogue against the places that list its exercises for people: docs/grading.md's
 table of graded names and the map in workbook 00. A new exercise that one of them forgets fails here.
 """
 
@@ -32,9 +32,9 @@ def named(text):
     return {name for name in re.findall(r"`(\w+)", text) if not hasattr(builtins, name)}
 
 
-def test_the_readme_table_of_graded_names_is_the_catalogue():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### The graded names", 1)[1]
+def test_the_grading_page_table_of_graded_names_is_the_catalogue():
+    page = (ROOT / "docs" / "grading.md").read_text(encoding="utf-8")
+    section = page.split("## The graded names", 1)[1]
     rows = table_rows(section, "workbook")
     where = {}  # exercise name -> the workbook numbers of the row that lists it
     for workbooks, names in rows:
@@ -43,10 +43,10 @@ def test_the_readme_table_of_graded_names_is_the_catalogue():
     for name, ex in REGISTRY.items():
         number = ex.workbook[:2] if ex.workbook else "drill"
         shown = name if ex.workbook else ex.uses[0]  # the drill's save_load is listed by its functions
-        assert number in where.get(shown, set()), f"README's graded names lack {shown} in row {number}"
+        assert number in where.get(shown, set()), f"docs/grading.md's graded names lack {shown} in row {number}"
     unknown = {name for name in where if name not in REGISTRY} - {"merges", "vocab", "encode", "decode",
                                                                   "save_merges", "load_merges"}
-    assert not unknown, f"README's graded names list what the catalogue does not grade: {unknown}"
+    assert not unknown, f"docs/grading.md's graded names list what the catalogue does not grade: {unknown}"
 
 
 def test_the_map_in_00_names_every_exercise_of_its_workbook():

@@ -120,9 +120,9 @@ def test_default_points_cover_every_graded_exercise():
     assert all(points.is_points(value) and value > 0 for value in DEFAULT_POINTS.values())
 
 
-def test_the_readme_table_is_the_default_table():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("### Points", 1)[1].split("\n#", 1)[0]
+def test_the_grading_page_table_is_the_default_table():
+    text = (ROOT / "docs" / "grading.md").read_text(encoding="utf-8")
+    section = text.split("## Points", 1)[1].split("\n#", 1)[0]
     table = {}
     for names, value in re.findall(r"^\|\s*([^|]+?)\s*\|\s*(\d+(?:\.\d+)?)\s*\|", section, re.MULTILINE):
         for name in re.findall(r"`(\w+)`", names):

@@ -122,6 +122,7 @@ def test_the_wheel_carries_the_course(wheel):
         shipped = sorted(n.rsplit("/", 1)[1] for n in names if n.startswith(f"{course}{kind}/"))
         assert shipped == sorted(p.name for p in (ROOT / kind).glob("*.ipynb")), kind
     assert f"{course}README.md" in names and f"{course}docs/img/training_scale.png" in names
+    assert all(f"{course}docs/{page.name}" in names for page in (ROOT / "docs").glob("*.md")), "a docs/ page"
     assert "bpe_ref/data/practice_text.txt" in names and "tiktoken_ext/bpe_course_offline.py" in names
     assert not [n for n in names if n.startswith("bpe_ref/") and n.count("/") == 1 and n != "bpe_ref/__init__.py"]
 

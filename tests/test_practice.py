@@ -485,7 +485,7 @@ def test_history_table_and_plot_after_grading(tmp_path, capsys):
     assert png_size(folder / "history.png")[0] > 0
 
 
-def test_sample_history_and_readme_picture_are_reproducible(tmp_path, capsys):
+def test_sample_history_and_drill_page_picture_are_reproducible(tmp_path, capsys):
     assert sample_history() == sample_history()
     write_sample(tmp_path)
     with pytest.raises(FileExistsError):
@@ -496,9 +496,9 @@ def test_sample_history_and_readme_picture_are_reproducible(tmp_path, capsys):
     shown = capsys.readouterr().out
     assert "Streak: 7 ISO weeks in a row with an all-green drill (2026-W41 to 2026-W47)" in shown
     assert first.read_bytes() == second.read_bytes(), "same history, same picture"
-    readme_picture = Path(__file__).parent.parent / "docs" / "img" / "practice_history.png"
-    if readme_picture.exists():  # redraw: python -m bpe_ref.practice.sample docs/img/practice_history.png
-        assert png_size(readme_picture) == png_size(first)
+    drill_picture = Path(__file__).parent.parent / "docs" / "img" / "practice_history.png"
+    if drill_picture.exists():  # redraw: python -m bpe_ref.practice.sample docs/img/practice_history.png
+        assert png_size(drill_picture) == png_size(first)
 
 
 def test_words_level_draws_word_tokenize_and_grades_it(tmp_path, capsys):
