@@ -1,7 +1,7 @@
 """Set up and run the course with nothing but Python 3.10+: `python3 course.py lab | test | setup`.
 
     python3 course.py lab     create .venv if needed, install the course, open JupyterLab on
-                              workspace/ (your own copies of the workbooks; see README)
+                              workspace/ (your own copies of the workbooks; see docs/workspace.md)
     python3 course.py test    the same set-up (with the test tools), then the whole test suite
     python3 course.py setup   only the set-up
 
@@ -10,7 +10,7 @@
 pytest: with no path it runs tests/ and solutions/ (pyproject's testpaths), else the paths given.
 
 Everything installs from the package index into ./.venv; nothing else is downloaded, ever:
-the tiktoken rank files ship inside bpe_ref (see README, "Offline tiktoken").
+the tiktoken rank files ship inside bpe_ref (see docs/reference.md, "Offline tiktoken").
 """
 
 import hashlib

@@ -1,7 +1,7 @@
 """bpe_ref: the course's reference byte-level BPE (what the grader compares learners against).
 
 The public API: the core's and the formats' names, re-exported. The folders are the products
-(core/, basics/, formats/, course/, grade/, practice/, bench/: see README, Architecture).
+(core/, basics/, formats/, course/, grade/, practice/, bench/: see docs/architecture.md).
 """
 
 import importlib

@@ -7,7 +7,7 @@
 Modules: levels (what each drill asks), workbook (writing and finding drills), grading (grade,
 time, record; `check_drill` for the drill's last cell), history (the append-only JSON Lines
 file and its summaries), plot (the chart), sample (a made-up history for the docs and tests:
-`python -m bpe_ref.practice.sample docs/img/practice_history.png` redraws the README picture), cli.
+`python -m bpe_ref.practice.sample docs/img/practice_history.png` redraws docs/drill.md's picture), cli.
 """
 
 from .cli import main

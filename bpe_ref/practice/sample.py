@@ -1,6 +1,6 @@
-"""A made-up, reproducible drill history: for the README picture, the docs and the tests.
+"""A made-up, reproducible drill history: for docs/drill.md's picture, the docs and the tests.
 
-    python -m bpe_ref.practice.sample docs/img/practice_history.png     redraw the README picture
+    python -m bpe_ref.practice.sample docs/img/practice_history.png     redraw docs/drill.md's picture
     python -m bpe_ref.practice.sample OUT.png --dir DIR                 ...and write DIR/history.jsonl
 
 Fourteen ISO weeks (2026-W34 to W47) of a learner who starts with the naive drill, moves on to
@@ -74,7 +74,7 @@ def write_sample(directory):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bpe_ref.practice.sample",
-                                     description="Draw the sample drill history (the README picture).")
+                                     description="Draw the sample drill history (docs/drill.md's picture).")
     parser.add_argument("png", help="where to write the chart")
     parser.add_argument("--dir", help="also write the sample history.jsonl into this folder")
     options = parser.parse_args(argv)

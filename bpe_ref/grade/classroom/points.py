@@ -1,4 +1,4 @@
-"""Points per exercise: the default table (the README's), and a JSON file that overrides it.
+"""Points per exercise: the default table (docs/grading.md's), and a JSON file that overrides it.
 
 A points file is one JSON object, exercise name -> points (a number >= 0); exercises it does
 not name keep their default, and 0 leaves an exercise out of the score:
