@@ -138,7 +138,7 @@ def encode_special(text, merges, pattern, special_tokens, allowed_special):
             raise ValueError(f"{token!r} is a special token; allow it or remove it")
     if not allowed:
         return encode_ordinary(text, merges, pattern)
-    special = "(" + "|".join(regex.escape(t) for t in allowed) + ")"
+    special = "(" + "|".join(regex.escape(t) for t in sorted(allowed, key=len, reverse=True)) + ")"
     ids = []
     for i, part in enumerate(regex.split(special, text)):
         if i % 2:

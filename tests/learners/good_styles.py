@@ -123,7 +123,7 @@ def encode_special(text, merges, pattern, special_tokens, allowed_special):
     allowed = special_tokens.keys() if allowed_special == "all" else allowed_special
     ids, start, i = [], 0, 0
     while i < len(text):
-        token = next((t for t in special_tokens if text.startswith(t, i)), None)
+        token = next((t for t in sorted(special_tokens, key=len, reverse=True) if text.startswith(t, i)), None)
         if token is None:
             i += 1
             continue

@@ -1,5 +1,7 @@
 """Workbook 08, special tokens: `encode_special`, with tiktoken's `allowed_special` rule (a special
-token in the text that is not allowed raises ValueError)."""
+token in the text that is not allowed raises ValueError) and the course's rule where tiktoken says
+nothing: when one special token is a prefix of another, the longest is tried first (CS336's tests
+require it; tiktoken joins its tokens in a set's order)."""
 
 import regex
 from hypothesis import strategies as st
@@ -12,22 +14,27 @@ from .w07_regex_splitting import reference_encode_ordinary
 SPECIALS = {"<|endoftext|>": 300, "<|user|>": 301}
 # tokens with other regex metacharacters: escaping only '|' (or none) fails on these
 OTHER_SPECIALS = {"[SEP]": 300, "<s>": 301, "(x)": 302}
+# one token a prefix of others, listed shortest first: only longest-first matching gets these right
+OVERLAPPING = {"<|end|>": 300, "<|end|><|end|>": 301, "<|end|>!": 302}
 
 
-def special_encoder(allowed_of=None, escape=regex.escape, group=True, as_text=False, check=True):
+def special_encoder(allowed_of=None, escape=regex.escape, group=True, as_text=False, check=True,
+                    error=ValueError, none_allowed=True):
     """encode_special, right by default; each argument switches on one classic slip.
 
-    allowed_of: turns allowed_special into the allowed names; escape: how tokens go into the split
-    pattern; group: whether the pattern keeps the tokens (a capture group); as_text: allowed tokens
-    encoded as ordinary text; check: whether a token that is not allowed raises.
+    allowed_of: turns allowed_special into the allowed names, in the order they are tried;
+    escape: how tokens go into the split pattern; group: whether the pattern keeps the tokens (a
+    capture group); as_text: allowed tokens encoded as ordinary text; check: whether a token that
+    is not allowed raises, and `error` what; none_allowed: whether no allowed token at all skips
+    the split (else the pattern is '()', which splits between every two characters).
     """
     def encode_special(text, merges, pattern, special_tokens, allowed_special):
         allowed = (allowed_of or allowed_names)(allowed_special, special_tokens)
         if check:
             for token in special_tokens:
                 if token not in allowed and token in text:
-                    raise ValueError(f"{token!r} is not allowed")
-        if not allowed:
+                    raise error(f"{token!r} is not allowed")
+        if not allowed and none_allowed:
             return reference_encode_ordinary(text, merges, pattern)
         splitter = "|".join(escape(token) for token in allowed)
         ids = []
@@ -43,7 +50,18 @@ def special_encoder(allowed_of=None, escape=regex.escape, group=True, as_text=Fa
 
 
 def allowed_names(allowed_special, special_tokens):
-    return sorted(special_tokens) if allowed_special == "all" else sorted(allowed_special)
+    """The allowed tokens, longest first: alternatives are tried in order, so a token must come
+    before any token that is a prefix of it."""
+    return longest_first(special_tokens if allowed_special == "all" else allowed_special)
+
+
+def longest_first(tokens):
+    return sorted(tokens, key=lambda token: (-len(token), token))
+
+
+def in_dict_order(allowed_special, special_tokens):
+    """The allowed tokens in the order special_tokens lists them (no care for overlaps)."""
+    return [t for t in special_tokens if allowed_special == "all" or t in allowed_special]
 
 
 reference_encode_special = special_encoder()
@@ -60,14 +78,15 @@ def judge_encode_special(args, got):
 
 
 SPECIAL_MERGES = [{}, {(97, 98): 256}, {(60, 124): 256, (124, 62): 257}, naive.train("ab ab <|ab|> abab", 264)]
-PIECES = ["ab", " ", "<|end", "|>", "é", "a<", "S", "x", "E", "s>"]
+PIECES = ["ab", " ", "<|end", "|>", "é", "a<", "S", "x", "E", "s>", "!"]
 
 
 def special_args(specials):
     """Arguments for one set of special tokens: texts made of them and of their fragments, and
     allowed_special as "all", nothing, or one of them."""
     text = st.lists(st.sampled_from(PIECES + sorted(specials)), max_size=6).map("".join)
-    allowed = st.sampled_from(["all", frozenset()] + [frozenset({token}) for token in sorted(specials)])
+    allowed = st.sampled_from(["all", frozenset(), frozenset(specials)]
+                              + [frozenset({token}) for token in sorted(specials)])
     return st.tuples(text, st.sampled_from(SPECIAL_MERGES), st.sampled_from(PATTERNS), st.just(specials), allowed)
 
 
@@ -85,9 +104,16 @@ exercise(
                    ("hi<|endoftext|>", {}, GPT4_SPLIT_PATTERN, SPECIALS, frozenset()),
                    ("<|user|>hi<|endoftext|>", {}, GPT4_SPLIT_PATTERN, SPECIALS, frozenset({"<|user|>"})),
                    ("ab<|user|>ab", {(97, 98): 256}, WORDS_PATTERN, SPECIALS, "all"),
+                   # the default, nothing allowed, and no special token in the text: merges still apply
+                   ("ab ab", {(97, 98): 256}, GPT4_SPLIT_PATTERN, SPECIALS, frozenset()),
+                   # no special tokens at all: ordinary encoding, whatever the text spells
+                   ("ab<|endoftext|>", {(97, 98): 256}, GPT4_SPLIT_PATTERN, {}, "all"),
                    ("a[SEP]b<s>(x)", {}, GPT4_SPLIT_PATTERN, OTHER_SPECIALS, "all"),
-                   ("S(x)E", {}, GPT4_SPLIT_PATTERN, OTHER_SPECIALS, frozenset({"(x)"}))],
-    strategy=st.sampled_from([SPECIALS, OTHER_SPECIALS]).flatmap(special_args),
+                   ("S(x)E", {}, GPT4_SPLIT_PATTERN, OTHER_SPECIALS, frozenset({"(x)"})),
+                   # one token a prefix of others: the longest is tried first
+                   ("a<|end|><|end|><|end|>!", {}, GPT4_SPLIT_PATTERN, OVERLAPPING, "all"),
+                   ("<|end|><|end|>", {}, GPT4_SPLIT_PATTERN, OVERLAPPING, frozenset({"<|end|>"}))],
+    strategy=st.sampled_from([SPECIALS, OTHER_SPECIALS, OVERLAPPING]).flatmap(special_args),
     judge=judge_encode_special,
     hint="raise ValueError if the text contains a special token that is not allowed; otherwise split around "
          "the allowed ones with regex.split and a capture group of the escaped tokens ('(' + '|'.join("
@@ -108,6 +134,19 @@ exercise(
                                 "split drops them and their ids never go in", special_encoder(group=False)),
         Bug("specials_as_text", "an allowed special token becomes its one id from special_tokens, not the ids "
                                 "of its characters", special_encoder(as_text=True)),
+        Bug("not_longest_first", "try the longest special tokens first: alternatives are tried in order, so "
+                                 "'<|end|>' took the start of '<|end|><|end|>'; join them sorted by length, "
+                                 "longest first (sorted(tokens, key=len, reverse=True))",
+            special_encoder(allowed_of=in_dict_order),
+            also=(special_encoder(allowed_of=lambda allowed, specials: sorted(
+                specials if allowed == "all" else allowed)),)),
+        Bug("empty_group", "with no special token allowed (the default) the pattern is '()', which matches "
+                           "between every two characters, so each character was encoded alone and no merge "
+                           "applied: when nothing is allowed, encode_ordinary the whole text",
+            special_encoder(none_allowed=False)),
+        Bug("raises_key_error", "raise ValueError for a special token that is not allowed, as tiktoken does, "
+                                "not KeyError: the error is about the text's value, not a missing key",
+            special_encoder(error=KeyError)),
     ),
     probes=lambda: [("a<|user|>b", {}, GPT4_SPLIT_PATTERN, SPECIALS, "all"),
                     ("<|user|>", {(60, 124): 256}, GPT4_SPLIT_PATTERN, SPECIALS, "all"),
@@ -117,5 +156,8 @@ exercise(
                     ("ab<|user|>", {(97, 98): 256}, GPT4_SPLIT_PATTERN, SPECIALS, frozenset({"<|endoftext|>"})),
                     ("S<s>", {}, GPT4_SPLIT_PATTERN, OTHER_SPECIALS, "all"),
                     ("E(x)", {}, WORDS_PATTERN, OTHER_SPECIALS, frozenset({"(x)"})),
-                    ("[SEP]", {}, GPT4_SPLIT_PATTERN, OTHER_SPECIALS, "all")],
+                    ("[SEP]", {}, GPT4_SPLIT_PATTERN, OTHER_SPECIALS, "all"),
+                    ("<|end|><|end|>!", {}, GPT4_SPLIT_PATTERN, OVERLAPPING, "all"),
+                    ("ab", {(97, 98): 256}, GPT4_SPLIT_PATTERN, SPECIALS, frozenset()),
+                    ("ab", {(97, 98): 256}, GPT4_SPLIT_PATTERN, {}, "all")],
 )
