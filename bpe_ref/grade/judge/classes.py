@@ -119,7 +119,7 @@ def mapped_exercise(mapping):
     return dataclasses.replace(
         ex, name=mapping.learner, cases=lambda: _unique([fit(a) for a in ex.cases()]),
         strategy=ex.strategy.map(fit), judge=judged,
-        probes=(lambda: [fit(a) for a in ex.probes()]) if ex.probes else None, work=None)
+        probes=(lambda: [fit(a) for a in ex.probes()]) if ex.probes else None, work=None, again=None)
 
 
 def _unique(cases):
