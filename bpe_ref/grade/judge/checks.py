@@ -131,7 +131,7 @@ def check(fn, name=None, timeout=5.0):
     AssertionError with the same report, and its cell earns none of its points.
 
     >>> check(merge)
-    ✅ merge: passed 6 edge cases and 80 generated ones
+    ✅ merge: passed 8 edge cases and 80 generated ones
     """
     result = grade_function(fn, name, timeout)
     text = report(result)
