@@ -37,7 +37,7 @@ HOSTILE_TIMEOUT = 3.0  # loops and hangs: short, so the suite stays quick
 ISOLATED = isolation.status()[0]  # the learner suite runs behind bubblewrap's walls where it can (CI: always)
 
 NAIVE = ("get_stats", "merge", "train", "build_vocab", "decode", "encode")
-ALL = ("to_hex", "from_hex", "u_plus", "from_u_plus", "utf8_encode", *NAIVE,
+ALL = ("to_hex", "from_hex", "u_plus", "from_u_plus", "strip_marks", "utf8_encode", *NAIVE,
        "split_text", "train_regex", "encode_ordinary", "encode_special", "recover_merges")
 FILES = sorted(p.name for p in LEARNERS.iterdir() if p.suffix in (".py", ".ipynb") and p.name != "build_notebooks.py")
 
