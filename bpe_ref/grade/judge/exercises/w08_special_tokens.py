@@ -19,10 +19,11 @@ OVERLAPPING = {"<|end|>": 300, "<|end|><|end|>": 301, "<|end|>!": 302}
 
 
 def special_encoder(allowed_of=None, escape=regex.escape, group=True, as_text=False, check=True,
-                    error=ValueError, none_allowed=True):
+                    error=ValueError, none_allowed=True, order=None):
     """encode_special, right by default; each argument switches on one classic slip.
 
     allowed_of: turns allowed_special into the allowed names, in the order they are tried;
+    order: puts those names in another order (dict order, alphabetical) before they are joined;
     escape: how tokens go into the split pattern; group: whether the pattern keeps the tokens (a
     capture group); as_text: allowed tokens encoded as ordinary text; check: whether a token that
     is not allowed raises, and `error` what; none_allowed: whether no allowed token at all skips
@@ -30,6 +31,8 @@ def special_encoder(allowed_of=None, escape=regex.escape, group=True, as_text=Fa
     """
     def encode_special(text, merges, pattern, special_tokens, allowed_special):
         allowed = (allowed_of or allowed_names)(allowed_special, special_tokens)
+        if order is not None:
+            allowed = order(allowed, special_tokens)
         if check:
             for token in special_tokens:
                 if token not in allowed and token in text:
@@ -59,9 +62,19 @@ def longest_first(tokens):
     return sorted(tokens, key=lambda token: (-len(token), token))
 
 
-def in_dict_order(allowed_special, special_tokens):
-    """The allowed tokens in the order special_tokens lists them (no care for overlaps)."""
-    return [t for t in special_tokens if allowed_special == "all" or t in allowed_special]
+def dict_order(names, special_tokens):
+    return [t for t in special_tokens if t in names] + [t for t in names if t not in special_tokens]
+
+
+def alphabetical(names, special_tokens):
+    return sorted(names)
+
+
+def in_any_order(**slip):
+    """The models of one slip, with the tokens joined longest first, in dict order or sorted: most
+    learners' code does not sort by length, and that is a second slip, not this one's absence."""
+    return dict(model=special_encoder(**slip),
+                also=tuple(special_encoder(order=order, **slip) for order in (dict_order, alphabetical)))
 
 
 reference_encode_special = special_encoder()
@@ -120,33 +133,32 @@ exercise(
          "regex.escape(t) for t in allowed) + ')'), encode_ordinary the other pieces, put in the special ids",
     bugs=(
         Bug("no_raise", "a special token in the text that is not allowed must raise ValueError (tiktoken's "
-                        "rule), not be encoded", special_encoder(check=False),
-            also=(special_encoder(check=False, allowed_of=lambda allowed, specials: sorted(specials)),)),
+                        "rule), not be encoded", model=special_encoder(check=False),
+            also=(*in_any_order(check=False)["also"],
+                  special_encoder(check=False, allowed_of=lambda allowed, specials: sorted(specials)))),
         Bug("unescaped", "escape the special tokens before joining them into a pattern: regex.escape(token), "
-                         "since '|' in '<|endoftext|>' means 'or'", special_encoder(escape=lambda t: t)),
+                         "since '|' in '<|endoftext|>' means 'or'", **in_any_order(escape=lambda t: t)),
         Bug("escapes_only_pipe", "escape every character that means something in a pattern, with "
                                  "regex.escape(token), not only '|': in '[SEP]' the brackets make a character "
-                                 "class, in '(x)' the parentheses a group", special_encoder(escape=escape_pipe)),
+                                 "class, in '(x)' the parentheses a group", **in_any_order(escape=escape_pipe)),
         Bug("all_not_understood", "allowed_special='all' means every special token is allowed; check for the "
                                   "string 'all' before treating it as a set",
-            special_encoder(allowed_of=lambda allowed, specials: sorted(set(allowed) & set(specials)))),
+            **in_any_order(allowed_of=lambda allowed, specials: longest_first(set(allowed) & set(specials)))),
         Bug("no_capture_group", "put the tokens in a capture group, regex.split('(' + ... + ')', text), or "
-                                "split drops them and their ids never go in", special_encoder(group=False)),
+                                "split drops them and their ids never go in", **in_any_order(group=False)),
         Bug("specials_as_text", "an allowed special token becomes its one id from special_tokens, not the ids "
-                                "of its characters", special_encoder(as_text=True)),
+                                "of its characters", **in_any_order(as_text=True)),
         Bug("not_longest_first", "try the longest special tokens first: alternatives are tried in order, so "
                                  "'<|end|>' took the start of '<|end|><|end|>'; join them sorted by length, "
                                  "longest first (sorted(tokens, key=len, reverse=True))",
-            special_encoder(allowed_of=in_dict_order),
-            also=(special_encoder(allowed_of=lambda allowed, specials: sorted(
-                specials if allowed == "all" else allowed)),)),
+            special_encoder(order=dict_order), also=(special_encoder(order=alphabetical),)),
         Bug("empty_group", "with no special token allowed (the default) the pattern is '()', which matches "
                            "between every two characters, so each character was encoded alone and no merge "
                            "applied: when nothing is allowed, encode_ordinary the whole text",
-            special_encoder(none_allowed=False)),
+            **in_any_order(none_allowed=False)),
         Bug("raises_key_error", "raise ValueError for a special token that is not allowed, as tiktoken does, "
                                 "not KeyError: the error is about the text's value, not a missing key",
-            special_encoder(error=KeyError)),
+            **in_any_order(error=KeyError)),
     ),
     probes=lambda: [("a<|user|>b", {}, GPT4_SPLIT_PATTERN, SPECIALS, "all"),
                     ("<|user|>", {(60, 124): 256}, GPT4_SPLIT_PATTERN, SPECIALS, "all"),
