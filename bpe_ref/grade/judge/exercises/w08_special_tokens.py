@@ -158,7 +158,7 @@ exercise(
             **in_any_order(none_allowed=False)),
         Bug("raises_key_error", "raise ValueError for a special token that is not allowed, as tiktoken does, "
                                 "not KeyError: the error is about the text's value, not a missing key",
-            **in_any_order(error=KeyError)),
+            special_encoder(error=KeyError)),
     ),
     probes=lambda: [("a<|user|>b", {}, GPT4_SPLIT_PATTERN, SPECIALS, "all"),
                     ("<|user|>", {(60, 124): 256}, GPT4_SPLIT_PATTERN, SPECIALS, "all"),
