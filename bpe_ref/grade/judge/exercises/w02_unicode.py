@@ -38,15 +38,15 @@ def marks_dropped(form="NFD", is_mark=lambda ch: unicodedata.category(ch) == "Mn
 
 
 # letters with and without marks, precomposed and decomposed, in several scripts
-MARKED = ["é", "e\u0301", "ñ", "Å", "ç", "ệ", "a", " ", "한", "国", "مَ", "ر", "ْ", "न", "स्", "ते", "❤️", "👍🏽",
-          "ﬁ", "²", "1"]
+MARKED = ["é", "e\u0301", "ñ", "Å", "ç", "ệ", "a", " ", "한", "国", "مَ", "ر", "ْ", "न", "स्", "ते", "हि", "ं",
+          "❤️", "👍🏽", "ﬁ", "²", "1"]
 
 exercise(
     name="strip_marks", signature="strip_marks(text) -> str",
     workbook="02_unicode", section="4. One letter, two spellings: combining marks",
     task="NFD, keep the code points whose category is not 'Mn', then NFC",
     cases=lambda: [("",), ("abc",), ("café",), ("cafe\u0301",), ("Ça va, mañana",), ("한국어",),
-                   ("مَرْحَبًا",), ("नमस्ते",), ("Việt Nam",), ("ﬁ²",), ("❤️",)],
+                   ("مَرْحَبًا",), ("नमस्ते",), ("हिंदी",), ("Việt Nam",), ("ﬁ²",), ("❤️",)],
     strategy=st.tuples(st.lists(st.sampled_from(MARKED), max_size=8).map("".join)),
     judge=equal_to(strip_marks),
     hint="take the text apart with unicodedata.normalize('NFD', text), keep every code point whose "
@@ -62,6 +62,9 @@ exercise(
                                "such as the Hindi vowel sign 'े', have combining class 0, so "
                                "unicodedata.combining() misses them",
             marks_dropped(is_mark=lambda ch: unicodedata.combining(ch) != 0)),
+        Bug("all_marks", "drop only the nonspacing marks, category 'Mn': a spacing mark (category 'Mc'), such "
+                         "as the Hindi vowel sign 'ि' in 'हिंदी', takes up its own space and stays",
+            marks_dropped(is_mark=lambda ch: unicodedata.category(ch).startswith("M"))),
         Bug("compatibility_form", "decompose with NFD, not NFKD: NFKD also rewrites look-alikes ('ﬁ' -> 'fi', "
                                   "'²' -> '2'), which are not marks",
             marks_dropped(form="NFKD")),
@@ -70,5 +73,5 @@ exercise(
             lambda text: unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii"),
             also=(lambda text: unicodedata.normalize("NFD", text).encode("ascii", "ignore").decode("ascii"),)),
     ),
-    probes=lambda: [("é",), ("한",), ("ते",), ("ﬁ",), ("ñ한",), ("Å",)],
+    probes=lambda: [("é",), ("한",), ("ते",), ("ﬁ",), ("ñ한",), ("Å",), ("हि",)],
 )
