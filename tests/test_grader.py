@@ -232,7 +232,7 @@ def test_a_call_made_twice_that_does_not_answer_twice_cannot_be_graded():
     assert split_twice(Reply("ok", [[1], [2]])).info["again"] == [2]
     for value in ([1, 2, 3], "ab", None):
         reply = split_twice(Reply("ok", value))
-        assert reply.kind == "crashed" and "could not be graded" in reply.info["message"]
+        assert reply.kind == "malformed" and "two answers" in reply.info["message"]
 
 
 def test_notes_stay_quiet_for_clean_and_demonstrated_code():
