@@ -43,7 +43,7 @@ MARKED = ["é", "e\u0301", "ñ", "Å", "ç", "ệ", "a", " ", "한", "国", "م�
 
 exercise(
     name="strip_marks", signature="strip_marks(text) -> str",
-    workbook="02_unicode", section="4. One letter, two spellings: combining marks",
+    workbook="02_unicode", section="Exercise: `strip_marks`",
     task="NFD, keep the code points whose category is not 'Mn', then NFC",
     cases=lambda: [("",), ("abc",), ("café",), ("cafe\u0301",), ("Ça va, mañana",), ("한국어",),
                    ("مَرْحَبًا",), ("नमस्ते",), ("हिंदी",), ("Việt Nam",), ("ﬁ²",), ("❤️",)],
