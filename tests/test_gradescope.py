@@ -200,7 +200,8 @@ def test_no_site_copy_is_left_in_tmp_by_a_run_as_class(autograder, tmp_path_fact
     """--run-as with two files at once: the pool processes share the parent's copy of the allowed
     packages, which goes when the run ends."""
     root, user = autograder
-    before = set(Path(tempfile.gettempdir()).glob("bpe-grade-site-*"))
+    scratch = Path(tempfile.mkdtemp(prefix="bpe-site-test-"))  # this run's own temporary folder: other
+    scratch.chmod(0o755)  # tests running beside it make site copies of their own in /tmp
     folder = root / "class"
     for student, learner in (("ann", "good_train_incremental.py"), ("bob", "bug_decode_strict.py")):
         (folder / student).mkdir(parents=True, exist_ok=True)
@@ -208,7 +209,10 @@ def test_no_site_copy_is_left_in_tmp_by_a_run_as_class(autograder, tmp_path_fact
     subprocess.run(["chmod", "-R", "a+rX", str(folder)], check=True)
     run = subprocess.run([sys.executable, "-m", "bpe_ref.grade.cli", str(folder), "--run-as", user, "--no-isolation",
                           "--jobs", "2", "--csv", str(root / "class.csv")], cwd=ROOT, capture_output=True,
-                         text=True, timeout=600)
-    assert run.returncode in (0, 1), run.stderr[-2000:]
-    assert (root / "class.csv").exists()
-    assert set(Path(tempfile.gettempdir()).glob("bpe-grade-site-*")) == before
+                         text=True, timeout=600, env={**os.environ, "TMPDIR": str(scratch)})
+    try:
+        assert run.returncode in (0, 1), run.stderr[-2000:]
+        assert (root / "class.csv").exists()
+        assert list(scratch.glob("bpe-grade-site-*")) == []
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)

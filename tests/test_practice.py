@@ -151,7 +151,7 @@ def encode_special(text, merges, pattern, special_tokens, allowed_special):
     if not allowed:
         return encode_ordinary(text, merges, pattern)
     out = []
-    for piece in re.split("(" + "|".join(re.escape(s) for s in allowed) + ")", text):
+    for piece in re.split("(" + "|".join(re.escape(s) for s in sorted(allowed, key=len, reverse=True)) + ")", text):
         if piece in allowed:
             out.append(special_tokens[piece])
         elif piece:

@@ -145,8 +145,8 @@ def grade_by_behaviour(sandbox, results, given, timeout, notes):
 def withhold_reaching(results, cells):
     """(results, notes): an exercise whose code, a helper it uses, or the code outside any def
     reaches into the grader or hides itself (reading/reaching.py) earns nothing, whatever the
-    sandbox answered: it is an error, flagged for a human look. The course's given cells are its own."""
-    found, uses = reaches_in([cell["source"] for cell in cells if not cell.get("given")])
+    sandbox answered: it is an error, flagged for a human look. The course's own cells (given helpers, the loader of its first cell) are its own."""
+    found, uses = reaches_in([cell["source"] for cell in cells if not cell.get("given") and not cell.get("course")])
     out, notes = {}, []
     for name, result in results.items():
         reach = tainted(found, uses, name.split(".")[0].split(":")[0])

@@ -75,9 +75,9 @@ In this drill every function takes what it needs as arguments: `decode(ids, voca
 FULL_EXTRA_STEPS = """\
 8. **`encode_special(text, merges, pattern, special_tokens, allowed_special)`**: `allowed_special` is
    `"all"` or a set of token strings. If the text spells a special token that is not allowed, raise
-   `ValueError` and name it. Otherwise split around the allowed ones
-   (`re.split("(" + "|".join(re.escape(s) for s in allowed) + ")", text)`): a special piece becomes its id,
-   every other piece goes through `encode_ordinary`.
+   `ValueError` and name it. Otherwise split around the allowed ones, the longest first where one
+   starts another (`re.split("(" + "|".join(re.escape(s) for s in sorted(allowed, key=len, reverse=True))
+   + ")", text)`): a special piece becomes its id, every other piece goes through `encode_ordinary`.
 9. **`save_merges(merges, path)`** writes a text file (`encoding="utf-8"`): a version line such as
    `bpe-drill v1`, then one merge per line, `p0 p1`, in id order.
    **`load_merges(path)`** reads it back: ids run 256, 257, ... in line order.

@@ -33,6 +33,7 @@ class CourseCell:
 
     given: tuple = ()  # names the cell gives ready-made (the course's bpe_course.given)
     raises_on_purpose: bool = False
+    course: bool = False  # the course's own text, exactly: its code is the course's, not the learner's
 
 
 def normalized(source):
@@ -76,7 +77,7 @@ def course_cells(folder=COURSE_NOTEBOOKS):
             if cell.source.strip():
                 text = normalized(cell.source)
                 raises = cell.cell_type == "code" and raises_on_purpose(cell)
-                cells[text] = CourseCell(tuple(given_names(cell)), raises)
+                cells[text] = CourseCell(tuple(given_names(cell)), raises, course=True)
                 if cells[text].given:
                     cells.setdefault(given_body(text), cells[text])  # found under any header too
     return workbooks

@@ -57,7 +57,8 @@ def read_submission(path):
         if cell.cell_type == "code" and cell.source.strip():
             known = course_copy.course_cell(cell.source, course.get("workbook"))
             cells.append({"name": cell_label(cell.source), "source": ipython_to_python(cell.source),
-                          "raises_on_purpose": known.raises_on_purpose, "given": list(known.given)})
+                          "raises_on_purpose": known.raises_on_purpose, "given": list(known.given),
+                          "course": known.course})
     name_twins(cells)
     must_parse(path, cells)
     return cells, course
