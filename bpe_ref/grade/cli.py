@@ -16,7 +16,6 @@ Exit status 0 only when every exercise found in every file passes and at least o
 """
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -29,8 +28,9 @@ from .walls import isolation
 from .classroom.results import Found, class_results, find_class, is_class, print_scores, with_points, write_csv
 from .classroom.gradebook import open_gradebook, write_gradebook
 from .classroom.gradescope import VISIBILITY, write_gradescope
-from .classroom.late import LateRule, lateness, nbgrader_time, parse_rule, parse_time, read_times
+from .classroom.late import LateRule, lateness, parse_rule, parse_time, read_times
 from .classroom.lms import SYSTEMS, write_lms
+from .outputs import json_text, say
 from .classroom.overrides import apply_overrides, read_overrides
 from .classroom.points import load_points
 from .classroom.roster import read_roster
@@ -136,8 +136,6 @@ def read_class_files(options):
     if options.due_at and not options.late_rule:
         options.late_rule = LateRule(0.0, "day")  # --due alone: times shown, nothing taken off
     options.submitted = read_times(options.times) if options.times else {}
-    for folder in {Path(f.path).parent for f in options.found if f.student}:
-        nbgrader_time([folder / "timestamp.txt"])  # a bad timestamp.txt is named now, not after grading
     students = {f.student for f in options.found if f.student}
     options.override_list = read_overrides(options.overrides, options.table, students) if options.overrides else []
     options.run_as_ids = isolation.learner_account(options.run_as) if options.run_as else None
@@ -209,23 +207,23 @@ def _grade(args):
 
 
 def print_table(result, out=sys.stdout):
-    print(result["path"], file=out)
+    say(result["path"], out)
     names = result["exercises"]
     width = max([16] + [len(name) for name in names])
     status_width = max([7] + [len(ex["status"]) for ex in names.values()])
     for name, ex in names.items():
-        print(f"  {name:<{width}} {ex['status']:<{status_width}} {ex['message']}", file=out)
+        say(f"  {name:<{width}} {ex['status']:<{status_width}} {ex['message']}", out)
         if ex.get("exercise"):  # a method of the learner's class: which course exercise it is
-            print(f"  {'':<{width}} {'':<{status_width}} {ex['exercise']}", file=out)
+            say(f"  {'':<{width}} {'':<{status_width}} {ex['exercise']}", out)
         if ex["status"] in ("fail", "error") and ex.get("note") and ex["note"] not in ex["message"]:
-            print(f"  {'':<{width}} {'':<{status_width}} why: {ex['note']}", file=out)
+            say(f"  {'':<{width}} {'':<{status_width}} why: {ex['note']}", out)
         if ex["status"] in ("fail", "error") and ex.get("hint"):
-            print(f"  {'':<{width}} {'':<{status_width}} hint: {ex['hint']}", file=out)
+            say(f"  {'':<{width}} {'':<{status_width}} hint: {ex['hint']}", out)
     for note in result["notes"]:
-        print(f"  note: {note}", file=out)
+        say(f"  note: {note}", out)
     found = len(names)
     passed = sum(ex["status"] == "pass" for ex in names.values())
-    print(f"  => {passed}/{found} exercises pass" if found else "  => no exercise found", file=out)
+    say(f"  => {passed}/{found} exercises pass" if found else "  => no exercise found", out)
 
 
 def print_totals(results, out=sys.stdout):
@@ -233,12 +231,22 @@ def print_totals(results, out=sys.stdout):
     graded = [r for r in results if r["exercises"]]
     passed = sum(ex["status"] == "pass" for r in graded for ex in r["exercises"].values())
     found = sum(len(r["exercises"]) for r in graded)
-    print(f"Overall: {passed}/{found} exercises pass across {len(graded)} of {len(results)} files", file=out)
+    say(f"Overall: {passed}/{found} exercises pass across {len(graded)} of {len(results)} files", out)
     width = max(len(Path(r["path"]).name) for r in results)
     for r in results:
         done = sum(ex["status"] == "pass" for ex in r["exercises"].values())
         line = f"{done}/{len(r['exercises'])} pass" if r["exercises"] else "no exercise found"
-        print(f"  {Path(r['path']).name:<{width}}  {line}", file=out)
+        say(f"  {Path(r['path']).name:<{width}}  {line}", out)
+
+
+def similarity_or_note(book, options):
+    """similarity_sections, or a line saying why there is none: the report must not cost the
+    class its pages and gradebook, which are written after it."""
+    try:
+        return similarity_sections(book, options)
+    except (RecursionError, MemoryError, ValueError) as e:
+        say(f"similarity: could not be computed ({type(e).__name__}: {e}); the grades are not affected", sys.stderr)
+        return []
 
 
 def main(argv=None):
@@ -251,7 +259,7 @@ def main(argv=None):
         if not options.json:
             print_table(result)
         elif total > 1 and sys.stderr.isatty():
-            print(f"[{i}/{total}] {result['path']}", file=sys.stderr)
+            say(f"[{i}/{total}] {result['path']}", sys.stderr)
     # every sandbox is gone: what follows is written from the verdicts alone
     results = apply_overrides(results, options.override_list)
     book = class_results(results, options.table)
@@ -260,8 +268,11 @@ def main(argv=None):
         book.due = options.due_at
         book.late = {row.name: lateness(row, options.due_at, options.late_rule, options.submitted)
                      for row in book.rows if row.is_student}
+        for row in book.rows:  # a student's unreadable timestamp.txt is their row's note, not the run's end
+            if row.name in book.late and book.late[row.name].problem:
+                row.notes.append(book.late[row.name].describe(book.due))
     if options.json:
-        print(json.dumps([with_points(r, options.table) for r in results], indent=2, ensure_ascii=False))
+        print(json_text([with_points(r, options.table) for r in results], indent=2))
     elif options.is_class:
         print_scores(book, sys.stdout)
     elif len(results) > 1:
@@ -273,12 +284,12 @@ def main(argv=None):
     if options.gradescope:
         write_gradescope(options.gradescope, results, options.table, options.gradescope_visibility,
                          time.monotonic() - options.started)
-    sections = similarity_sections(book, options) if options.similarity else []
+    sections = similarity_or_note(book, options) if options.similarity else []
     if options.feedback:
         from .classroom.feedback import write_feedback  # matplotlib: only when pages are wanted
 
         written = write_feedback(book, options.feedback, sections)
-        print(f"feedback: {written[0]} and {len(book.rows)} student pages in {written[-1].parent}", file=sys.stderr)
+        say(f"feedback: {written[0]} and {len(book.rows)} student pages in {written[-1].parent}", sys.stderr)
     if options.gradebook and not write_gradebook(options.gradebook, results, options.table, sys.stderr):
         return 2
     ok = all(r["passed"] for r in results) and any(r["exercises"] for r in results)

@@ -12,8 +12,7 @@ Full name, the assignment's column, and Feedback (overrides and late penalties, 
 The assignment's column name is the instructor's (--lms-column): it must match the LMS's item.
 """
 
-import csv
-
+from ..outputs import csv_writer
 from .results import atomic_text
 from .points import show_points
 from .roster import person_of
@@ -35,7 +34,7 @@ def write_lms(book, path, system, column):
     (loose files are not students and are left out)."""
     students = [row for row in book.rows if row.is_student]
     with atomic_text(path) as f:
-        writer = csv.writer(f)
+        writer = csv_writer(f)
         if system == "canvas":
             writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", column])
             writer.writerow(["Points Possible", "", "", "", "", show_points(book.maximum)])

@@ -14,13 +14,13 @@ of RANK). Every row has the same maximum: the points of every exercise graded in
 run, so an exercise a student did not hand in counts as missing.
 """
 
-import csv
 import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..judge import exercises
+from ..outputs import csv_writer, say
 from .points import GRADED, earned, show_points
 
 STUDENT_FOLDERS = ("submissions", "submitted")
@@ -272,7 +272,7 @@ def write_csv(book, path):
     late = book.late is not None
     header += (["submitted", "late_penalty", "final_score"] if late else []) + ["notes"]
     with atomic_text(path) as f:
-        writer = csv.writer(f)
+        writer = csv_writer(f)
         writer.writerow(header)
         for row in book.rows:
             line = [row.name] + (person_cells(book, row) if book.roster else [])
@@ -326,8 +326,8 @@ class atomic_text:
 def print_scores(book, out):
     """The class at a glance, after the per-file tables: one line per row."""
     width = max(len(row.name) for row in book.rows)
-    print(f"Scores out of {show_points(book.maximum)} points", file=out)
+    say(f"Scores out of {show_points(book.maximum)} points", out)
     for row in book.rows:
         passed = sum(row.exercises[name]["status"] == "pass" for name in book.columns)
-        print(f"  {row.name:<{width}}  {show_points(book.score(row)):>5}  "
-              f"{passed}/{len(book.columns)} exercises pass", file=out)
+        say(f"  {row.name:<{width}}  {show_points(book.score(row)):>5}  "
+            f"{passed}/{len(book.columns)} exercises pass", out)

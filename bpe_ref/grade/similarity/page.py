@@ -11,6 +11,7 @@ import html
 import os
 import sys
 
+from ..outputs import say
 from .report import MIN_TOKENS, THRESHOLD, similarity_report, summary_lines, write_similarity_csv
 
 SHOWN = 25  # groups, and matches with the solution, shown per exercise; the CSV has them all
@@ -128,8 +129,9 @@ def similarity_sections(book, options, out=None):
     if os.path.dirname(path):
         os.makedirs(os.path.dirname(path), exist_ok=True)
     write_similarity_csv(report, path)
-    print("\n".join(summary_lines(report)), file=out)
-    print(f"similarity: {report.flagged} matches in {path}", file=out)
+    for line in summary_lines(report):
+        say(line, out)
+    say(f"similarity: {report.flagged} matches in {path}", out)
     if not options.feedback:
         return []
         return [similarity_section(report)]

@@ -22,11 +22,11 @@ fingerprint to groups into one matrix, so the work follows the fingerprints shar
 square of the class.
 """
 
-import csv
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..classroom.results import atomic_text
+from ..outputs import csv_writer
 from ..judge.exercises import REGISTRY
 from .fingerprint import fingerprints, normalize
 from ..reading.learner_code import Refused, code_cells, definitions, exercise_parts, is_stub, own_code, stub_key
@@ -315,7 +315,7 @@ CSV_HEADER = ["exercise", "kind", "cluster", "score", "student_a", "file_a", "st
 def write_similarity_csv(report, path):
     """One row per match: student pairs (kind 'students') and matches with the course ('solution')."""
     with atomic_text(path) as f:
-        writer = csv.writer(f)
+        writer = csv_writer(f)
         writer.writerow(CSV_HEADER)
         for exercise in report.exercises:
             for m in exercise.matches + exercise.solution:
