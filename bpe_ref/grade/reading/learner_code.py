@@ -13,7 +13,6 @@ symlink, a path that leaves the folder or a file over MAX_BYTES is refused with 
 """
 
 import ast
-import json
 import os
 import re
 import stat
@@ -23,6 +22,7 @@ from pathlib import Path
 from ..judge.exercises import REGISTRY
 from ..similarity.fingerprint import normalize_tree
 from .course_copy import given_names
+from .bounded import load_json, parse_python
 from .source import ipython_to_python
 
 MAX_BYTES = 20 * 1024 * 1024  # a notebook full of pictures is a few MB; anything bigger is not code
@@ -77,7 +77,7 @@ def code_cells(text, suffix):
     if suffix == ".py":
         return [(text, [])]
     try:
-        notebook = json.loads(text)
+        notebook = load_json(text)
         cells = notebook["cells"]
     except (ValueError, KeyError, TypeError):
         raise Refused("not a readable notebook") from None
@@ -180,7 +180,7 @@ def parse(source):
     for convert in (str, ipython_to_python):  # IPython's converter is slow: only for cells that need it
         text = convert(source)
         try:
-            tree = ast.parse(text)
+            tree = parse_python(text)
         except (SyntaxError, ValueError):
             continue
         tree.source = text
