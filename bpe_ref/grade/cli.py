@@ -206,7 +206,7 @@ def _grade(args):
     return {**result, "student": found.student}
 
 
-def print_table(result, out=sys.stdout):
+def print_table(result, out=None):
     say(result["path"], out)
     names = result["exercises"]
     width = max([16] + [len(name) for name in names])
@@ -226,7 +226,7 @@ def print_table(result, out=sys.stdout):
     say(f"  => {passed}/{found} exercises pass" if found else "  => no exercise found", out)
 
 
-def print_totals(results, out=sys.stdout):
+def print_totals(results, out=None):
     """Self-study: one learner's files, one overall line, then one line per file."""
     graded = [r for r in results if r["exercises"]]
     passed = sum(ex["status"] == "pass" for r in graded for ex in r["exercises"].values())

@@ -134,7 +134,7 @@ def similarity_sections(book, options, out=None):
     say(f"similarity: {report.flagged} matches in {path}", out)
     if not options.feedback:
         return []
-        return [similarity_section(report)]
+    return [similarity_section(report)]
 
 
 def default_csv_path(options):
