@@ -9,7 +9,8 @@ still end with every row, every page, the similarity report and the LMS file wri
 
 import csv
 import json
-import shutil
+import os
+import signal
 import time
 
 import pytest
@@ -17,7 +18,7 @@ import pytest
 from bpe_ref.grade import cli
 from bpe_ref.grade.classroom.late import LateRule, lateness
 from bpe_ref.grade.classroom.lms import write_lms
-from bpe_ref.grade.classroom.results import Row, class_results
+from bpe_ref.grade.classroom.results import Found, Row, class_results
 from bpe_ref.grade.classroom.points import load_points
 from bpe_ref.grade.judge.bounds import TooLarge, token_lengths, vocab_of
 from bpe_ref.grade.judge.display import show
@@ -171,6 +172,24 @@ def test_formula_names_are_shown_as_text(graded):
     rows = graded["rows"]
     assert "'=HYPERLINK(\"evil.example\",\"open\")" in rows and "'@SUM(1+1)" in rows
     assert "'@SUM(1+1)" in [c for c in every_cell(graded["root"] / "canvas.csv")]
+
+
+@pytest.mark.parametrize("death", ["os._exit", "SIGKILL"])
+def test_a_grading_process_that_dies_takes_only_its_own_file(monkeypatch, death):
+    """As the kernel's OOM killer would: the pool breaks, the file is its student's error, the rest are graded."""
+    def fake_grade_file(path, *args):
+        if "victim" in path:
+            if death == "os._exit":
+                os._exit(9)
+            os.kill(os.getpid(), signal.SIGKILL)
+        return {"path": path, "passed": True, "exercises": {"merge": {"status": "pass", "message": "ok"}}, "notes": []}
+
+    monkeypatch.setattr(cli, "grade_file", fake_grade_file)  # the pool's processes are forked: they see it
+    found = [Found(f"s/{name}/ps.py", name) for name in ("ann", "bob", "victim", "cid", "dee")]
+    results = list(cli.grade_all(found, cli.Limits(), jobs=2))
+    assert [r["student"] for r in results] == ["ann", "bob", "victim", "cid", "dee"]
+    assert [bool(r["exercises"]) for r in results] == [True, True, False, True, True]
+    assert "grading process died" in results[2]["error"]
 
 
 # ---------------------------------------------------------------------------- the helpers, each way round

@@ -20,6 +20,7 @@ import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -182,12 +183,35 @@ def grade_all(found, limits, jobs):
     """Grade every file (Found, or a path), one sandbox per submission, `jobs` at a time; results in
     input order, each with its student."""
     found = [f if isinstance(f, Found) else Found(str(f)) for f in found]
-    args = [(f, limits) for f in found]
     if jobs == 1 or len(found) == 1:
-        yield from (_grade(a) for a in args)
+        yield from (_grade((f, limits)) for f in found)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(_grade, args)
+    pending = found
+    while pending:  # a grading process that dies takes only its own file: the rest go to a fresh pool
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(_grade, (f, limits)) for f in pending]
+            for i, future in enumerate(futures):
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    yield _grade_alone(pending[i], limits)
+                    pending = pending[i + 1:]
+                    break
+                yield result
+            else:
+                pending = []
+
+
+def _grade_alone(found, limits):
+    """_grade in a process of its own (after a pool broke): if that process dies too, the file is
+    that student's error, and the class goes on."""
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        try:
+            return pool.submit(_grade, (found, limits)).result()
+        except BrokenProcessPool:
+            message = "the grader could not grade this file: its grading process died (memory or a crash)"
+            return {"path": found.path, "passed": False, "exercises": {}, "notes": [message], "error": message,
+                    "student": found.student}
 
 
 def _grade(args):
