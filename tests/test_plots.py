@@ -150,6 +150,20 @@ def test_naive_training_times_two_panels():
     assert left.get_title() == "naive training, 64 merges" and right.get_title() == "naive training, 8 KB"
 
 
+def test_naive_training_times_claims_only_growth():
+    fig = plots.naive_training_times([2, 4], [10, 20], [16, 32], [10, 20], merges=64, size_kb=8, ylabel="pair lookups")
+    assert fig.axes[0].get_ylabel() == "pair lookups" and "straight" not in fig._suptitle.get_text()
+
+
+def test_incremental_race_two_panels():
+    fig = plots.incremental_race([8, 16], {"naive": [10, 20], "yours": [5, 6]},
+                                 {"naive": [0.1, 0.2], "yours": [0.1, 0.1], "fast": [0.0, 0.0]})
+    work, time_ = fig.axes
+    assert [len(work.lines), len(time_.lines)] == [2, 3] and list(work.lines[1].get_ydata()) == [5, 6]
+    with pytest.raises(ValueError, match="1 numbers for 2 merge counts"):
+        plots.incremental_race([8, 16], {"naive": [10]}, {})
+
+
 def test_merge_neighbours_marks_what_changes():
     ids = list("señor".encode("utf-8"))
     ax = plots.merge_neighbours(ids, (0xC3, 0xB1), 256, names={256: "256 (ñ)"}).axes[0]
@@ -173,3 +187,15 @@ def test_training_race_extends_the_naive_line():
     assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
     with pytest.raises(ValueError, match="2 times for 3 sizes"):
         plots.training_race([2, 4, 8], [16], {"naive": [1, 2], "fast": [1], "HF": [1]}, merges=256)
+
+
+def test_tokens_per_byte_by_language_groups_by_language():
+    fig = plots.tokens_per_byte_by_language({"gpt2": {"English": 0.25, "Tamil": 0.99},
+                                             "o200k_base": {"English": 0.22, "Tamil": 0.14}})
+    ax = fig.axes[0]
+    assert len(ax.patches) == 4 and [t.get_text() for t in ax.get_xticklabels()] == ["English", "Tamil"]
+
+
+def test_grouped_token_counts_labels_its_bars():
+    ax = plots.grouped_token_counts({"gpt2": [10, 4], "cl100k_base": [6, 1]}, ["all", "spaces"], "code").axes[0]
+    assert len(ax.patches) == 4 and "10" in [t.get_text() for t in ax.texts]

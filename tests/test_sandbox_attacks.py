@@ -461,10 +461,18 @@ def test_the_walls_hold_for_an_ordinary_user_too():
     import tempfile
 
     folder = Path(tempfile.mkdtemp(prefix="bpe-nobody-", dir="/tmp"))  # pytest's tmp_path is root's alone
+    # nobody may not reach the checkout (a home folder of mode 700): it gets a copy of what it runs
+    package = Path(isolation.__file__).resolve().parents[2]
+    for part in ("grade/walls/isolation.py", *(f"grade/inside/{f.name}" for f in (package / "grade" / "inside").glob("*.py")),
+                 "core/patterns.py"):
+        (folder / "bpe_ref" / part).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(package / part, folder / "bpe_ref" / part)
+    for path in [folder, *folder.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
     script = folder / "probe.py"
     script.write_text(f'''
 import importlib.util, json, subprocess
-spec = importlib.util.spec_from_file_location("iso", {str(Path(isolation.__file__))!r})
+spec = importlib.util.spec_from_file_location("iso", {str(folder / "bpe_ref" / "grade" / "walls" / "isolation.py")!r})
 iso = importlib.util.module_from_spec(spec); spec.loader.exec_module(iso)
 ok, why = iso.status()
 probe = "import json, os, sys; sys.path.append('/sandbox/site'); found = []\\n"

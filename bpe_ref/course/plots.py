@@ -393,9 +393,9 @@ def byte_ranks(byte_shuffle):
     return _shown_once(fig)
 
 
-def naive_training_times(sizes_kb, by_size, merge_counts, by_merges, *, merges, size_kb):
-    """Two panels: naive training time against text size (at `merges` merges) and against the
-    number of merges (on `size_kb` KB).
+def naive_training_times(sizes_kb, by_size, merge_counts, by_merges, *, merges, size_kb, ylabel="seconds"):
+    """Two panels: the naive loop's cost (seconds, or pair lookups: `ylabel`) against text size
+    (at `merges` merges) and against the number of merges (on `size_kb` KB).
 
     >>> fig = naive_training_times([2, 4], [0.1, 0.2], [16, 32], [0.1, 0.2], merges=64, size_kb=8)
     >>> [len(ax.lines) for ax in fig.axes]
@@ -403,12 +403,37 @@ def naive_training_times(sizes_kb, by_size, merge_counts, by_merges, *, merges, 
     """
     fig, (left, right) = _new_figure(10, 3.6, columns=2)
     left.plot(sizes_kb, by_size, "o-")
-    left.set(xlabel="text size (KB)", ylabel="seconds", ylim=(0, None),
+    left.set(xlabel="text size (KB)", ylabel=ylabel, xlim=(0, None), ylim=(0, None),
              title=f"naive training, {merges} merges")
     right.plot(merge_counts, by_merges, "o-", color="tab:orange")
-    right.set(xlabel="number of merges", ylabel="seconds", ylim=(0, None),
+    right.set(xlabel="number of merges", ylabel=ylabel, xlim=(0, None), ylim=(0, None),
               title=f"naive training, {size_kb} KB")
-    fig.suptitle("Both lines are (nearly) straight: time grows like size × merges")
+    fig.suptitle(f"The naive loop's {ylabel} grow with the text and with the merges")
+    fig.tight_layout()
+    return _shown_once(fig)
+
+
+def incremental_race(merge_counts, lookups, seconds):
+    """Two panels against the number of merges: pair lookups (left) and seconds (right), one
+    line per trainer.
+
+    lookups, seconds: {trainer name: [one number per merge count]}.
+    >>> fig = incremental_race([8, 16], {"naive": [10, 20]}, {"naive": [0.1, 0.2], "fast": [0.1, 0.1]})
+    >>> [len(ax.lines) for ax in fig.axes]
+    [1, 2]
+    """
+    for table in (lookups, seconds):
+        for name, values in table.items():
+            if len(values) != len(merge_counts):
+                raise ValueError(f"{name!r} has {len(values)} numbers for {len(merge_counts)} merge counts")
+    fig, (left, right) = _new_figure(10, 3.8, columns=2)
+    for ax, table, ylabel in [(left, lookups, "pair lookups"), (right, seconds, "seconds")]:
+        for name, values in table.items():
+            ax.plot(merge_counts, values, "o-", label=name)
+        ax.set(xlabel="number of merges", ylabel=ylabel, xlim=(0, None), ylim=(0, None))
+        ax.legend()
+    left.set_title("work: counted, the same on any machine")
+    right.set_title("time: measured now, on this machine")
     fig.tight_layout()
     return _shown_once(fig)
 
@@ -437,6 +462,47 @@ def training_race(naive_kb, big_kb, race, *, merges):
            title=f"Training {merges} merges with the GPT-4 split")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend()
+    return _shown_once(fig)
+
+
+# ---------------------------------------------------------------------------- 11
+
+
+def tokens_per_byte_by_language(rates):
+    """Tokens per UTF-8 byte of the same messages in each language, one bar per tokenizer, with a
+    dashed line at 1 (a token for every byte: no compression at all).
+
+    rates: {tokenizer label: {language: tokens per byte}}, the same languages for every tokenizer.
+    >>> fig = tokens_per_byte_by_language({"gpt2": {"English": 0.25, "Tamil": 0.99}})
+    >>> len(fig.axes[0].patches)
+    2
+    """
+    series = list(rates)
+    languages = list(next(iter(rates.values())))
+    fig, ax = _new_figure(12, 4)
+    _grouped_bars(ax, {lang: [rates[name][lang] for name in series] for lang in languages}, series)
+    ax.axhline(1, color="grey", lw=0.8, ls="--")
+    ax.tick_params(axis="x", labelrotation=45)
+    ax.set(ylabel="tokens per byte", title="The same 200 messages: tokens per byte, by language")
+    ax.legend()
+    fig.tight_layout()
+    return _shown_once(fig)
+
+
+def grouped_token_counts(values, series, title):
+    """Token counts as bars grouped by tokenizer (or by text), one bar per series in each group.
+
+    values: {group label: [one count per series]}.
+    >>> len(grouped_token_counts({"gpt2": [10, 4]}, ["all", "spaces"], "code").axes[0].patches)
+    2
+    """
+    fig, ax = _new_figure(8, 3.6)
+    _grouped_bars(ax, values, series)
+    for bars in ax.containers:
+        ax.bar_label(bars, fontsize=8)
+    ax.margins(y=0.2)  # room for the legend above the labelled bars
+    ax.set(ylabel="tokens", title=title)
+    ax.legend(loc="upper center", ncols=len(series))
     return _shown_once(fig)
 
 

@@ -36,6 +36,7 @@ from .classroom.overrides import apply_overrides, read_overrides
 from .classroom.points import load_points
 from .classroom.roster import read_roster
 from .similarity.page import similarity_sections
+from .walls.sandbox import PROCESSES
 from .submission import grade_file  # noqa: F401  (the public entry point, used by _grade)
 
 MIN_MEMORY_MB = 128  # below this Python itself cannot start a submission
@@ -51,6 +52,7 @@ class Limits:
     memory: int = 2048
     isolated: bool = False
     run_as: tuple = None  # (uid, gid) a root grader without bubblewrap runs learner code as
+    processes: int = PROCESSES  # processes and threads a submission may start (a pool of workers)
 
 
 def parse_args(argv):
@@ -70,7 +72,10 @@ def parse_args(argv):
     parser.add_argument("--jobs", type=int, default=default_workers(), metavar="N",
                         help=f"submissions graded at once (default: every core, here {default_workers()})")
     parser.add_argument("--memory", type=int, default=2048, metavar="MB",
-                        help="memory limit of each submission's sandbox (default 2048)")
+                        help="memory limit of each submission's sandbox, all its processes together (default 2048)")
+    parser.add_argument("--processes", type=int, default=PROCESSES, metavar="N",
+                        help=f"processes and threads a submission may start, e.g. a multiprocessing pool "
+                             f"(default {PROCESSES})")
     parser.add_argument("--gradebook", metavar="URL_OR_PATH",
                         help="write each notebook's scores into this nbgrader gradebook (gradebook.db, its "
                              "course folder or a database URL), over nbgrader's own autograde scores")
@@ -124,7 +129,7 @@ def parse_args(argv):
     if not isolated and options.run_as:
         print(f"note: the learner's code runs as {options.run_as} (uid {options.run_as_ids[0]})", file=sys.stderr)
     options.limits = Limits(options.timeout, options.file_timeout or 20 * options.timeout, options.memory, isolated,
-                            None if isolated else options.run_as_ids)
+                            None if isolated else options.run_as_ids, options.processes)
     return options
 
 
@@ -148,6 +153,8 @@ def option_problem(options):
         return f"--timeout must be more than 0 and at most 3600 seconds, not {options.timeout:g}"
     if options.file_timeout is not None and not options.timeout <= options.file_timeout <= 24 * 3600:
         return f"--file-timeout must be at least --timeout ({options.timeout:g} s), not {options.file_timeout:g}"
+    if not 0 <= options.processes <= 256:
+        return f"--processes must be between 0 and 256, not {options.processes}"
     if options.memory < MIN_MEMORY_MB:
         return f"--memory must be at least {MIN_MEMORY_MB} MB, not {options.memory}"
     if options.jobs < 1:
@@ -223,7 +230,7 @@ def _grade(args):
     else:
         try:
             result = grade_file(found.path, limits.timeout, limits.memory, limits.isolated, limits.file_timeout,
-                                limits.run_as)
+                                limits.run_as, limits.processes)
         except Exception as e:  # noqa: BLE001
             message = f"the grader could not grade this file: {type(e).__name__}: {e}"
             result = {"path": found.path, "passed": False, "exercises": {}, "notes": [message], "error": message}

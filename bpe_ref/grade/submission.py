@@ -1,5 +1,6 @@
 """Grade one submission file (.ipynb or .py) in a sandbox process: the heart of bpe-grade."""
 
+import sys
 import time
 from pathlib import Path
 
@@ -8,14 +9,16 @@ from .inside.calling import OUTPUT_LIMIT
 from .judge.classes import grade_classes
 from .judge.engine import Result, run_exercise
 from .judge.module_style import ModuleStyle
-from .walls.sandbox import Sandbox, SandboxCaller
+from .walls.sandbox import PROCESSES, Sandbox, SandboxCaller, exercise_deadline
+from .reading.reaching import reaches_in, tainted
 from .reading.source import UnreadableSubmission, names_in, read_submission
 
 # cell outcomes that say nothing is wrong with the submission itself
 QUIET_CELL_ERRORS = {"NotImplementedError", "NameError"}
 
 
-def grade_file(path, timeout=10.0, memory_mb=2048, isolated=False, file_timeout=None, run_as=None):
+def grade_file(path, timeout=10.0, memory_mb=2048, isolated=False, file_timeout=None, run_as=None,
+               processes=PROCESSES):
     """A dict: {'path', 'passed', 'exercises': {name: {'status', 'message', ...}}, 'notes': [...]}.
 
     `isolated` runs the submission behind bubblewrap's walls (isolation.py); `file_timeout` caps
@@ -26,15 +29,25 @@ def grade_file(path, timeout=10.0, memory_mb=2048, isolated=False, file_timeout=
         cells, metadata = read_submission(path)
     except UnreadableSubmission as e:
         return summary(path, {}, [str(e)], error=str(e))
-    module = "__main__" if path.suffix == ".ipynb" else "submission"  # a .py runs as on import
+    module = "__main__" if path.suffix == ".ipynb" else module_name(path)  # a .py runs as on import
     sandbox = Sandbox(cells, cwd=str(path.parent.resolve()), timeout=timeout, memory_mb=memory_mb,
-                      isolated=isolated, file_timeout=file_timeout, module=module, run_as=run_as)
+                      isolated=isolated, file_timeout=file_timeout, module=module, run_as=run_as,
+                      file=str(path.resolve()), processes=processes)
     try:
         loaded = sandbox.start()
         results = grade_loaded(sandbox, cells, metadata, loaded, timeout)
     finally:
         sandbox.close()
-    return summary(path, results, cell_notes(sandbox, cells))
+    results, flagged = withhold_reaching(results, cells)
+    return summary(path, results, cell_notes(sandbox, cells) + flagged)
+
+
+def module_name(path):
+    """The name `import` would give a .py file ('tokenizer' for tokenizer.py), or 'submission'
+    when its stem is no identifier ('04 naive-bpe.py') or would hide a module the sandbox has
+    (json.py, regex.py)."""
+    taken = set(sys.stdlib_module_names) | {"regex", "nltk", "bpe_ref", "tiktoken", "tiktoken_ext", "minbpe"}
+    return path.stem if path.stem.isidentifier() and path.stem not in taken else "submission"
 
 
 def graded_names(cells, course, defined):
@@ -56,6 +69,8 @@ def grade_loaded(sandbox, cells, metadata, loaded, timeout):
     defined = sandbox.defined
     written = {name: index for index, cell in enumerate(cells) for name in names_in(cell["source"])}
     style = read_module_style(sandbox, timeout) if loaded and _module_style_wanted(defined, metadata) else None
+    if style is not None and metadata.get("drill"):
+        style = style.for_drill()
     results = {}
     for name in graded_names(cells, metadata, defined):
         if not loaded:
@@ -76,6 +91,24 @@ def grade_loaded(sandbox, cells, metadata, loaded, timeout):
     return results
 
 
+def withhold_reaching(results, cells):
+    """(results, notes): an exercise whose code, a helper it uses, or the code outside any def
+    reaches into the grader or hides itself (reading/reaching.py) earns nothing, whatever the
+    sandbox answered: it is an error, flagged for a human look. The course's given cells are its own."""
+    found, uses = reaches_in([cell["source"] for cell in cells if not cell.get("given")])
+    out, notes = {}, []
+    for name, result in results.items():
+        reach = tainted(found, uses, name.split(".")[0].split(":")[0])
+        if reach is None or result.status in ("missing", "reference"):
+            out[name] = result
+            continue
+        verb = "hides its code from the grader" if reach.hides else "reaches into the grader"
+        message = f"{verb} ({reach.what}, line {reach.line}): the exercise earns nothing; flagged for a human look"
+        out[name] = Result(name, "error", message, {"note": message, "flag": verb})
+        notes.append(f"{name}: {message}")
+    return out, notes
+
+
 def _module_style_wanted(defined, metadata):
     """Whether the submission is in the module-level style: encode/decode of one argument, or
     metadata that lists `merges` (a drill)."""
@@ -86,7 +119,7 @@ def _module_style_wanted(defined, metadata):
 
 def read_module_style(sandbox, timeout):
     """The learner's module-level text, merges and vocab, fetched from the sandbox once."""
-    deadline = time.monotonic() + timeout
+    deadline = exercise_deadline(timeout)
 
     def get(name):
         if name not in sandbox.defined:
@@ -108,7 +141,7 @@ def grade_defined(sandbox, name, info, style, timeout):
         if problem:
             return Result(name, "error", f"{name}() takes one argument, so it reads module-level merges: {problem}")
         ex = style.exercise(name)
-    return run_exercise(ex, SandboxCaller(sandbox, name, time.monotonic() + timeout), timeout)
+    return run_exercise(ex, SandboxCaller(sandbox, name, exercise_deadline(timeout)), timeout)
 
 
 def grade_combined(sandbox, name, timeout):
@@ -117,7 +150,7 @@ def grade_combined(sandbox, name, timeout):
     absent = [n for n in ex.uses if sandbox.defined.get(n, {}).get("kind") != "callable"]
     if absent:
         return Result(name, "missing", f"define {' and '.join(absent)}")
-    return run_exercise(ex, SandboxCaller(sandbox, name, time.monotonic() + timeout, ex.combine), timeout)
+    return run_exercise(ex, SandboxCaller(sandbox, name, exercise_deadline(timeout), ex.combine), timeout)
 
 
 NEVER_RAN = {

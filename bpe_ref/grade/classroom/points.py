@@ -22,6 +22,7 @@ DEFAULT_POINTS = {
     "encode_special": 3,
     "recover_merges": 3,
     "train_incremental": 4,
+    "tokens_per_byte": 1, "unused_tokens": 1,
     "save_load": 2,  # the full drill's save_merges/load_merges, graded together
     "merges": 2, "vocab": 1,  # the weekly drill's module-level values
 }

@@ -50,24 +50,41 @@ def to_wire(value, depth=0):
     return {"$r": repr(value)[:200], "$type": type(value).__name__}
 
 
-def from_wire(data):
-    """Plain Python values back from to_wire's form."""
+def from_wire(data, depth=0):
+    """Plain Python values back from to_wire's form. Read by the parent from a reply it cannot
+    trust: deeper than to_wire ever nests, or not of to_wire's form, is a ValueError."""
+    if depth > MAX_DEPTH + 1:
+        raise ValueError("a value nested deeper than the wire carries")
     if isinstance(data, list):
-        return [from_wire(v) for v in data]
+        return [from_wire(v, depth + 1) for v in data]
     if not isinstance(data, dict):
         return data
+    if len(data) != 1 and set(data) != {"$r", "$type"}:
+        raise ValueError("a tagged value of unknown form")
     if "$b" in data:
         return bytes.fromhex(data["$b"])
     if "$t" in data:
-        return tuple(from_wire(v) for v in data["$t"])
+        return tuple(from_wire(v, depth + 1) for v in _items(data["$t"]))
     if "$s" in data:
-        return frozenset(_hashable(from_wire(v)) for v in data["$s"])
+        return frozenset(_hashable(from_wire(v, depth + 1)) for v in _items(data["$s"]))
     if "$S" in data:
-        return {_hashable(from_wire(v)) for v in data["$S"]}
+        return {_hashable(from_wire(v, depth + 1)) for v in _items(data["$S"])}
     if "$d" in data:
-        return {_hashable(from_wire(k)): from_wire(v) for k, v in data["$d"]}
+        return {_hashable(from_wire(k, depth + 1)): from_wire(v, depth + 1) for k, v in _pairs(data["$d"])}
     if "$r" in data:
-        return Opaque(str(data.get("$type")), str(data["$r"]))
+        return Opaque(str(data.get("$type"))[:200], str(data["$r"])[:200])
+    raise ValueError("a tagged value of unknown form")
+
+
+def _items(data):
+    if not isinstance(data, list):
+        raise ValueError("a tagged value of unknown form")
+    return data
+
+
+def _pairs(data):
+    if not all(isinstance(pair, list) and len(pair) == 2 for pair in _items(data)):
+        raise ValueError("a dict's items are not pairs")
     return data
 
 

@@ -3,7 +3,7 @@
 Started by bpe_ref.grade.walls.sandbox as `python -I worker.py MEMORY_MB [--site DIR] [--uid UID] [--gid GID]`,
 inside bubblewrap's walls when isolation is on (see isolation.py: then its own files are a copy
 and bpe_ref is simply absent). Before any learner code runs it drops to UID (when started as root)
-and caps itself: one process (no fork, no thread), MEMORY_MB of address space, small files. It
+and caps itself: N processes and threads (--processes), MEMORY_MB of address space each, small files. It
 imports nothing from bpe_ref: `bpe_ref`, `tiktoken` and `minbpe` are replaced by stand-ins whose functions, when
 called, mark the call as a use of the reference. The course's `check(...)` calls become no-ops.
 It speaks one JSON object per line on private copies of stdin/stdout; the learner's prints are
@@ -26,6 +26,7 @@ REFERENCE_ROOTS = ("bpe_ref", "tiktoken", "tiktoken_ext", "minbpe")
 NO_OP_MODULES = ("bpe_ref.grade", "bpe_ref.course.viewer", "bpe_ref.course.plots", "bpe_ref.course.workbook",
                  "bpe_ref.viewer", "bpe_ref.plots", "bpe_ref.workbook")  # the helpers cells use (old paths too): harmless
 USED = []  # reference objects touched during the current call
+FILE_LIMIT = 1_000_000  # bytes of a learner's file the parent carries from one process to the next
 
 
 def _load_file(path, name):
@@ -110,15 +111,26 @@ class FakeIPython:
 class Worker:
     def __init__(self, proto_in, proto_out):
         self.proto_in, self.proto_out = proto_in, proto_out
+        self.pid = os.getpid()
         self.labels = {}  # cell file name -> the cell as the learner sees it
-        self.ns = {
-            "__name__": "__main__",
-            "__builtins__": builtins,
-            "display": _no_op,
-            "get_ipython": FakeIPython,
-        }
+        self.module = None
+        self.ns = {}
+
+    def make_module(self, name, file=None):
+        """The learner's namespace as Python gives one to any module: a module object registered in
+        sys.modules under its name (dataclasses, pickle and multiprocessing look it up there), with
+        __file__ where the file is. `__main__` is the learner's module too, never the worker."""
+        module = types.ModuleType(name)
+        module.__dict__.update({"__builtins__": builtins, "display": _no_op, "get_ipython": FakeIPython})
+        if file:
+            module.__file__ = file
+        sys.modules[name] = module
+        sys.modules["__main__"] = module
+        self.module, self.ns = module, module.__dict__
 
     def send(self, message):
+        if os.getpid() != self.pid:  # a process the learner's code forked: it never speaks for the worker
+            REAL_EXIT(0)
         self.proto_out.write(wire.dumps(message) + "\n")
         self.proto_out.flush()
 
@@ -154,8 +166,8 @@ class Worker:
             report["what"] = str(outcome[status])
         return report
 
-    def load(self, cells, skip, seconds, module="__main__"):
-        self.ns["__name__"] = module  # a .py is loaded as on import: its __main__ block does not run
+    def load(self, cells, skip, seconds, module="__main__", file=None):
+        self.make_module(module, file)  # a .py is loaded as on import: its __main__ block does not run
         for index, cell in enumerate(cells):
             if index in skip:
                 self.send({"cell": index, "status": "skipped"})
@@ -276,6 +288,32 @@ class Worker:
         finally:
             os.unlink(f.name)
 
+    def in_child(self):
+        """In a process the learner's code forked (a multiprocessing pool's worker, say): the real
+        os._exit, so that the child ends as multiprocessing ends it, and no protocol pipe."""
+        os._exit = REAL_EXIT
+        for stream in (self.proto_in, self.proto_out):
+            try:
+                os.close(stream.fileno())
+            except (OSError, ValueError):
+                pass
+
+    def read_file(self, request):
+        """A file the learner's code wrote, as bytes (at most FILE_LIMIT), for the parent to carry."""
+        try:
+            with open(request["path"], "rb") as f:
+                return {"ok": wire.to_wire(f.read(FILE_LIMIT))}
+        except OSError as e:
+            return {"raised": calling.error_info(e, self.label_of)}
+
+    def write_file(self, request):
+        try:
+            with open(request["path"], "wb") as f:
+                f.write(wire.from_wire(request["data"]))
+            return {"ok": None}
+        except OSError as e:
+            return {"raised": calling.error_info(e, self.label_of)}
+
     @staticmethod
     def wired(outcome):
         """The outcome with its value in wire form (a hostile value's error becomes the reply)."""
@@ -297,14 +335,16 @@ class Worker:
         return self.wired({"ok": obj})
 
     def serve(self):
+        os.register_at_fork(after_in_child=self.in_child)
         handlers = {"call": self.call, "get": self.get, "measure": self.measure, "by_hand": self.by_hand,
-                    "object": self.on_object, "with_file": self.with_file}
+                    "object": self.on_object, "with_file": self.with_file, "read_file": self.read_file,
+                    "write_file": self.write_file}
         for line in self.proto_in:
             request = wire.json.loads(line)
             op = request["op"]
             if op == "load":
                 self.load(request["cells"], set(request.get("skip", [])), request.get("seconds"),
-                          request.get("module", "__main__"))
+                          request.get("module", "__main__"), request.get("file"))
             elif op in handlers:
                 self.send(handlers[op](request))
             elif op == "quit":
@@ -339,21 +379,22 @@ def become(uid, gid=None):
 
 
 def lock_down(options):
-    """Everything learner code must not change, set before it runs: user, processes, files, memory."""
+    """Everything learner code must not change, set before it runs: user, processes, files, memory.
+    Each process has the memory limit; the parent watches the total of all of them (sandbox.py)."""
     if options.get("uid") is not None:
         become(options["uid"], options.get("gid"))
-    set_limit("RLIMIT_NPROC", 1)  # this process only: no fork, no thread (the worker needs none)
+    set_limit("RLIMIT_NPROC", options["processes"])  # processes and threads of this uid, the worker's own included
     set_limit("RLIMIT_CORE", 0)
     set_limit("RLIMIT_FSIZE", 64 * 1024 * 1024)
-    set_limit("RLIMIT_NOFILE", 64)
+    set_limit("RLIMIT_NOFILE", 256)  # a pool of workers holds a few pipes each
     limit_memory(options["memory_mb"])
 
 
 def parse(argv):
-    """MEMORY_MB [--site DIR] [--uid UID] [--gid GID] -> options."""
-    options = {"memory_mb": int(argv[0]) if argv else 2048, "site": None, "uid": None, "gid": None}
+    """MEMORY_MB [--site DIR] [--uid UID] [--gid GID] [--processes N] -> options."""
+    options = {"memory_mb": int(argv[0]) if argv else 2048, "site": None, "uid": None, "gid": None, "processes": 1}
     for flag, value in zip(argv[1::2], argv[2::2]):
-        options[flag.lstrip("-")] = int(value) if flag in ("--uid", "--gid") else value
+        options[flag.lstrip("-")] = int(value) if flag in ("--uid", "--gid", "--processes") else value
     return options
 
 
@@ -361,6 +402,9 @@ def exit_now(status=0):
     """os._exit for learner code: it ends the cell (as sys.exit does), not the worker, so what the
     submission defined before it is still graded."""
     raise SystemExit(status)
+
+
+REAL_EXIT = os._exit
 
 
 def main():

@@ -11,3 +11,9 @@ _spec = importlib.util.spec_from_file_location(
     "bpe_ref.grade._naive_copy", Path(__file__).resolve().parents[2] / "core" / "naive.py")
 naive = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(naive)
+
+# workbook 11's references, the same way
+_spec = importlib.util.spec_from_file_location(
+    "bpe_ref.grade._usage_copy", Path(__file__).resolve().parents[2] / "core" / "usage.py")
+usage = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(usage)

@@ -9,13 +9,13 @@ bug models apply unchanged. Expected values are computed here, in the grader's p
 """
 
 import dataclasses
-import time
 
 from .cs336_style import cs336_class, train_bpe_mapping
 from .engine import Result, run_exercise
 from .exercises import REGISTRY
 from .exercises.common import Mismatch, Raised
 from .minbpe_style import minbpe_class, probe_train
+from ..walls.sandbox import exercise_deadline
 from .shapes import Malformed
 
 SIZE_WORDS = ("size", "vocab", "merges", "num")  # what a trainer's size parameter is called
@@ -146,14 +146,14 @@ def fitter(mapping):
 
 def grade_classes(sandbox, timeout):
     """{learner name: Result} for every mapped method of the submission's tokenizer classes."""
-    mappings = find_mappings(sandbox.defined, probe_train(sandbox, time.monotonic() + timeout))
+    mappings = find_mappings(sandbox.defined, probe_train(sandbox, exercise_deadline(timeout)))
     results = {}
     for mapping in mappings:
         if mapping.exercise == "not_byte_level":
             results[mapping.learner] = Result(mapping.learner, "fail", mapping.how, {"course": "train"})
             continue
         ex = mapped_exercise(mapping)
-        result = run_exercise(ex, ClassCaller(sandbox, mapping, time.monotonic() + timeout), timeout)
+        result = run_exercise(ex, ClassCaller(sandbox, mapping, exercise_deadline(timeout)), timeout)
         result.detail["exercise"] = (f"graded as the course's {mapping.exercise} "
                                      f"(workbook {REGISTRY[mapping.exercise].workbook}): {mapping.how}")
         result.detail["course"] = mapping.exercise

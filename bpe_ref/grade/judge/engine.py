@@ -54,15 +54,30 @@ TERMINAL = {
     "exit": ("error", "called sys.exit() (or exit(), os._exit()); return a value instead"),
     "memory": ("error", "ran out of memory"),
     "shortcut": ("fail", "took a library shortcut"),  # reported with what it used (shortcut_result)
+    "malformed": ("error", "could not be graded (grader-side: the sandbox's reply was malformed: {message})"),
 }
+GRADER_SIDE = "could not be graded (grader-side: {what})"
+
+
+class GraderSide(Exception):
+    """Something went wrong on the grader's side while judging: the exercise earns nothing."""
+
+
+def grader_side(name, error):
+    """The Result for an exercise the grader could not judge: an error with 0 points, never a pass."""
+    what = f"{type(error).__name__}: {str(error)[:200]}" if not isinstance(error, GraderSide) else str(error)
+    message = GRADER_SIDE.format(what=what)
+    return Result(name, "error", message, {"note": message, "grader_side": True})
 
 
 def terminal_result(name, reply, timeout):
     status, template = TERMINAL[reply.kind]
     what = reply.info.get("reference", "")
     message = template.format(what=what, timeout=timeout, message=reply.info.get("message") or "the process died")
-    if reply.kind == "timeout" and reply.info.get("message"):  # the whole file's time ran out
+    if reply.kind == "timeout" and reply.info.get("message"):  # the exercise's or the whole file's time ran out
         message = reply.info["message"]
+    if reply.kind == "malformed":
+        return Result(name, status, message, {"note": message, "grader_side": True})
     elif reply.kind == "timeout" and reply.info.get("args") is not None:
         message += (f" {call_text(name, reply.info['args'])} never returned: check that every pass of a loop "
                     "changes what the loop tests (for example, ids = merge(...) assigned back)")
@@ -138,8 +153,10 @@ class Attempt:
             probe()
         except Stop as stop:
             return stop.finding, tried[0]
-        except Exception:  # noqa: BLE001 - e.g. hypothesis' Flaky when a failure does not repeat
-            pass
+        except Exception as e:  # noqa: BLE001 - judged below: never a pass
+            if not findings:  # no wrong answer seen: the error is the grader's own (fail closed)
+                raise GraderSide(f"{type(e).__name__} while searching for a failing input: {str(e)[:200]}") from e
+            # hypothesis' Flaky: a wrong answer that did not repeat is still a wrong answer
         return (findings[-1] if findings else None), tried[0]
 
     def learner_behaviour(self, args):
@@ -147,7 +164,16 @@ class Attempt:
 
 
 def run_exercise(ex, caller, timeout=10.0):
-    """Grade one exercise through `caller`; returns a Result."""
+    """Grade one exercise through `caller`; returns a Result. Whatever goes wrong on the grader's
+    side while judging (a reply it cannot read, a judge that raises on the learner's value) is
+    `error: could not be graded`, never a pass."""
+    try:
+        return judge_exercise(ex, caller, timeout)
+    except Exception as e:  # noqa: BLE001 - fail closed: see grader_side
+        return grader_side(ex.name, e)
+
+
+def judge_exercise(ex, caller, timeout):
     attempt = Attempt(ex, caller)
     if ex.by_hand:
         used = caller.by_hand(ex.by_hand)
@@ -270,6 +296,10 @@ def work_result(ex, caller, timeout, cases, tried):
     """A trainer that gives the right merges, judged by how many pair lookups it makes."""
     text, vocab_size = work.sample_text(), ex.work.vocab_size
     reply, lookups = caller.measure(text, vocab_size)
+    if reply.kind == "timeout" and not reply.info.get("message"):  # right merges, but no end in sight
+        slow = (f"the merges are right, but on a {len(text):,}-byte text of ids that are costly to look up, "
+                f"{vocab_size - 256} merges did not finish in {timeout:g} s: the work of a recount after every merge")
+        return Result(ex.name, "fail", slow, {"note": slow, "hint": ex.work.hint})
     if reply.kind in TERMINAL:
         return terminal_result(ex.name, reply, timeout)
     expected, baseline = naive_lookups(text, vocab_size)

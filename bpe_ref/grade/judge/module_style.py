@@ -29,6 +29,16 @@ class ModuleStyle:
     merges: object
     vocab: object = None
     text: object = None
+    course: tuple = None  # (text, vocab_size) the course asked to train on (a drill's): judged on that
+
+    def for_drill(self):
+        """The same values, judged against the drill's own text and vocab_size (the course's,
+        never the submission's): `merges = {}` is no training of it."""
+        from ...practice.levels import VOCAB_SIZE  # practice imports the grader: imported when used
+        from ...practice.workbook import practice_text
+
+        self.course = (practice_text(), VOCAB_SIZE)
+        return self
 
     @classmethod
     def read(cls, get):
@@ -62,10 +72,16 @@ class ModuleStyle:
     def value_results(self):
         """Results for `merges` (a greedy BPE of `text`, when there is one) and `vocab` (if defined)."""
         problem = self.problem()
-        if problem is None and self.text is not None:
+        if problem is None and self.course is not None:
+            text, vocab_size = self.course
+            problem = replay([list(text.encode("utf-8"))], self.merges, vocab_size)
+            done = f"{len(self.merges)} merges, the drill's training of its text to vocab_size={vocab_size}"
+        elif problem is None and self.text is not None:
             problem = replay([list(self.text.encode("utf-8"))], self.merges, 256 + len(self.merges))
-        done = (f"{len(self.merges)} merges, a greedy BPE of `text`" if self.text is not None
-                else f"{len(self.merges)} well-formed merges") if problem is None else problem
+            done = f"{len(self.merges)} merges, a greedy BPE of `text`"
+        else:
+            done = f"{len(self.merges)} well-formed merges"
+        done = problem or done
         too_large = isinstance(self.merges, dict) and problem is not None and problem == self.size_problem()
         results = [Result("merges", "error" if too_large else "fail" if problem else "pass", done)]
         if self.vocab is not None and not problem:

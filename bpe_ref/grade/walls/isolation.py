@@ -34,6 +34,7 @@ WORKER_FILES = ("worker.py", "wire.py", "calling.py", "byhand.py", "work.py")
 HERE = Path(__file__).resolve().parents[1] / "inside"  # the worker's files
 PATTERNS = HERE.parents[1] / "core" / "patterns.py"
 INSIDE_GRADER = "/grader"  # where the worker files are seen inside
+INSIDE_SUBMISSION = "/submission"  # the handed-in file, read-only, and the learner's working folder
 INSIDE_SITE = "/sandbox/site"  # where the allowed packages are seen inside
 TMP_BYTES = 64 * 1024 * 1024
 INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)"
@@ -134,8 +135,15 @@ def python_prefix():
     return os.path.realpath(sys.base_prefix)
 
 
-def sandbox_command(command, grader_dir, memory_mb):
-    """The bwrap argument list that runs `command` (an argv) inside the walls."""
+def inside_path(file):
+    """Where the handed-in file is inside the walls (the learner's __file__), or None."""
+    return f"{INSIDE_SUBMISSION}/{os.path.basename(file)}" if file else None
+
+
+def sandbox_command(command, grader_dir, memory_mb, file=None):
+    """The bwrap argument list that runs `command` (an argv) inside the walls; `file`, the
+    handed-in file, is the only file of the submission's folder the learner's code sees there
+    (read-only, in a writable folder of its own: a classmate's folder is never in reach)."""
     prefix = python_prefix()
     args = ["bwrap", "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
             "--hostname", "sandbox", "--die-with-parent", "--new-session", "--clearenv",
@@ -158,8 +166,13 @@ def sandbox_command(command, grader_dir, memory_mb):
     for name, place in sorted(allowed_modules().items()):
         target = f"{INSIDE_SITE}/{os.path.basename(place)}"
         args += open_folders(target) + ["--ro-bind", place, target]
-    args += ["--proc", "/proc", "--dev", "/dev",
-             "--size", str(TMP_BYTES), "--perms", "01777", "--tmpfs", "/tmp", "--chdir", "/tmp"]
+    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_BYTES), "--perms", "01777", "--tmpfs", "/tmp",
+             "--size", str(TMP_BYTES), "--perms", "01777", "--tmpfs", "/dev/shm"]  # multiprocessing's locks
+    if file:
+        args += ["--size", str(TMP_BYTES), "--perms", "01777", "--tmpfs", INSIDE_SUBMISSION,
+                 "--ro-bind", os.path.realpath(file), inside_path(file), "--chdir", INSIDE_SUBMISSION]
+    else:
+        args += ["--chdir", "/tmp"]
     return args + list(command)
 
 
@@ -187,12 +200,13 @@ def package_folders():
     return sorted(f for f in folders if os.path.isdir(f) and f.startswith(shown))
 
 
-def worker_command(memory_mb):
+def worker_command(memory_mb, processes=1, file=None):
     """The argv of one isolated worker, with a fresh uid for it when the grader runs as root."""
-    argv = [interpreter(), "-I", "-X", "utf8", f"{INSIDE_GRADER}/worker.py", str(memory_mb), "--site", INSIDE_SITE]
+    argv = [interpreter(), "-I", "-X", "utf8", f"{INSIDE_GRADER}/worker.py", str(memory_mb), "--site", INSIDE_SITE,
+            "--processes", str(processes)]
     if os.geteuid() == 0:
         argv += ["--uid", str(fresh_uid())]
-    return sandbox_command(argv, worker_dir(), memory_mb)
+    return sandbox_command(argv, worker_dir(), memory_mb, file)
 
 
 BARE_ENVIRONMENT = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8", "MPLBACKEND": "Agg"}
@@ -214,12 +228,12 @@ def learner_account(name):
     return account.pw_uid, account.pw_gid
 
 
-def dropped_command(memory_mb, run_as):
+def dropped_command(memory_mb, run_as, processes=1):
     """The argv of a worker that is not behind bubblewrap but drops to `run_as` (uid, gid): the
     worker's files and the allowed packages are copies it can read, the course is not on its path."""
     uid, gid = run_as
     return [sys.executable, "-I", "-X", "utf8", str(Path(worker_dir()) / "worker.py"), str(memory_mb),
-            "--site", site_copy(), "--uid", str(uid), "--gid", str(gid)]
+            "--site", site_copy(), "--uid", str(uid), "--gid", str(gid), "--processes", str(processes)]
 
 
 @functools.lru_cache(maxsize=1)

@@ -12,13 +12,18 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import isolation
+from . import isolation, replies
+from .replies import Malformed
 from ..inside import wire, work
 
 WORKER = Path(__file__).resolve().parents[1] / "inside" / "worker.py"
-MAX_REPLY = 50_000_000  # bytes of one reply line
+MAX_REPLY = 16_000_000  # bytes of one reply line: a longer one is malformed, and the worker is stopped
+QUEUED = 4  # reply lines read ahead of the grader: a worker that floods the pipe waits for it
+EXERCISE_CALLS = 3  # an exercise's calls together get this many times --timeout
 GRACE = 2.0  # seconds past a request's own time limit before the worker is killed
-KINDS = ("raised", "not_implemented", "reference", "missing", "timeout", "exit", "memory", "crashed")
+PROCESSES = 8  # processes and threads the learner's code may start, besides the worker (--processes)
+WATCH_EVERY = 0.2  # seconds between two looks at the memory of all the sandbox's processes
+KINDS = ("raised", "not_implemented", "reference", "missing", "timeout", "exit", "memory", "crashed", "malformed")
 
 
 @dataclass
@@ -44,9 +49,11 @@ class Sandbox:
     of the whole submission, however many cells hang and restarts it takes."""
 
     def __init__(self, cells, cwd=None, timeout=10.0, memory_mb=2048, isolated=False, file_timeout=None,
-                 module="__main__", run_as=None):
+                 module="__main__", run_as=None, file=None, processes=PROCESSES):
         self.cells, self.cwd, self.timeout, self.memory_mb = cells, cwd, timeout, memory_mb
-        self.isolated, self.module = isolated, module
+        self.isolated, self.module, self.processes = isolated, module, processes
+        self.file = file  # the handed-in file: the learner's __file__ (and, in the walls, its only file)
+        self.over_memory = False  # set by the watch when all the processes together passed memory_mb
         self.run_as = run_as  # (uid, gid) a root grader drops the worker to when bubblewrap cannot run
         self.file_timeout = file_timeout if file_timeout is not None else 20 * timeout
         self.expires = None  # the wall-clock end of this submission's time, from the first start
@@ -72,18 +79,30 @@ class Sandbox:
             env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
             env["MPLBACKEND"] = "Agg"
             self.process = subprocess.Popen(
-                [sys.executable, "-I", str(WORKER), str(self.memory_mb)],
+                [sys.executable, "-I", str(WORKER), str(self.memory_mb), "--processes", str(self.processes + 1)],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                 cwd=self.cwd, env=env, start_new_session=(os.name != "nt"),
             )
             self.host_pid = self.process.pid
-        self.replies = queue.Queue()
+        self.replies = queue.Queue(QUEUED)
         threading.Thread(target=self._read, args=(self.process, self.replies), daemon=True).start()
+        threading.Thread(target=self._watch_memory, args=(self.process,), daemon=True).start()
+
+    def _watch_memory(self, process):
+        """Kill the whole sandbox when its processes together hold more than memory_mb: each has the
+        limit on its own (RLIMIT_AS), and the learner's code may start several."""
+        limit = self.memory_mb * 1024 * 1024
+        while process.poll() is None:
+            if tree_memory(process.pid) > limit:
+                self.over_memory = True
+                kill_group(process)
+                return
+            time.sleep(WATCH_EVERY)
 
     def _spawn_isolated(self):
         """Start bwrap; its --info-fd names the sandbox's PID 1, whose child is the worker."""
         info_read, info_write = os.pipe()
-        argv = isolation.worker_command(self.memory_mb)
+        argv = isolation.worker_command(self.memory_mb, self.processes + 1, self.file)
         argv[1:1] = ["--info-fd", str(info_write)]
         try:
             self.process = subprocess.Popen(
@@ -101,7 +120,7 @@ class Sandbox:
         """No bubblewrap, but a root grader: the worker (a copy, with a copy of the allowed packages)
         drops to the run_as account before any learner code runs; a bare environment."""
         self.process = subprocess.Popen(
-            isolation.dropped_command(self.memory_mb, self.run_as),
+            isolation.dropped_command(self.memory_mb, self.run_as, self.processes + 1),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=self.cwd,
             env=isolation.BARE_ENVIRONMENT, start_new_session=True,
         )
@@ -109,12 +128,21 @@ class Sandbox:
 
     @staticmethod
     def _read(process, replies):
-        for line in iter(lambda: process.stdout.readline(MAX_REPLY), b""):
-            try:
-                replies.put(json.loads(line))
-            except ValueError:
-                replies.put({"garbled": True})
-        replies.put(None)  # end of stream: the process is gone
+        """Reply lines as JSON, at most QUEUED ahead; a line past MAX_REPLY, or not JSON, is garbled
+        and ends the reading (the worker is killed when the grader meets it)."""
+        try:
+            for line in iter(lambda: process.stdout.readline(MAX_REPLY), b""):
+                if len(line) >= MAX_REPLY and not line.endswith(b"\n"):
+                    replies.put({"garbled": f"a reply of more than {MAX_REPLY:,} bytes"})
+                    break
+                try:
+                    replies.put(json.loads(line))
+                except (ValueError, RecursionError):
+                    replies.put({"garbled": "a reply that is not JSON"})
+                    break
+        except (OSError, ValueError):
+            pass
+        replies.put(None)  # end of stream: the process is gone, or not to be listened to any more
 
     def exit_code(self):
         """The worker's exit code, waiting a moment for a process whose pipe just closed."""
@@ -126,13 +154,7 @@ class Sandbox:
     def kill(self):
         if self.process is None:
             return
-        try:
-            if os.name != "nt":
-                os.killpg(self.process.pid, 9)
-            else:
-                self.process.kill()
-        except (ProcessLookupError, PermissionError, OSError):
-            pass
+        kill_group(self.process)
         self.process.wait()
         self.process = None
 
@@ -186,7 +208,7 @@ class Sandbox:
 
     def _load(self):
         self._send({"op": "load", "cells": self.cells, "skip": sorted(self.hanging), "seconds": self.timeout,
-                    "module": self.module})
+                    "module": self.module, "file": isolation.inside_path(self.file) if self.isolated else self.file})
         current = None
         while True:
             message = self._receive(time.monotonic() + self.timeout + GRACE)
@@ -201,7 +223,19 @@ class Sandbox:
                 self.hanging.add(current)
                 self.cell_reports[current] = {"status": "timeout"}
                 return "restart"
-            if message is None or "garbled" in message:
+            try:
+                if message is not None and "garbled" in message:
+                    raise Malformed(str(message["garbled"]))
+                if message is not None and message.get("loaded") is True:
+                    self.defined = replies.defined(message)
+                    return "loaded"
+                if message is not None:
+                    current, report = replies.cell_report(message, len(self.cells))
+            except Malformed as e:
+                self.kill()
+                self.load_failure = f"could not be graded (grader-side: the sandbox answered out of turn: {e})"
+                return "crashed-on-load"
+            if message is None:
                 code = self.exit_code()
                 self.load_failure = (
                     f"the process ended while running {self.cells[current]['name'] if current is not None else 'the submission'}"
@@ -210,38 +244,52 @@ class Sandbox:
                 if current is not None:
                     self.cell_reports[current] = {"status": "crashed"}
                 return "crashed-on-load"
-            if message.get("loaded"):
-                self.defined = message["defined"]
-                return "loaded"
-            current = message["cell"]
-            if message["status"] not in ("started", "skipped"):
-                self.cell_reports[current] = message
+            if report["status"] not in ("started", "skipped"):
+                self.cell_reports[current] = report
 
     # --------------------------------------------------------------- calls
 
     def request(self, request, deadline):
-        """Send one request; restart the worker first if an earlier call killed it."""
+        """Send one request, given at most `timeout` seconds and no later than `deadline` (the
+        exercise's: see exercise_deadline); restart the worker first if an earlier call killed it."""
         refusal = self.ready()
         if refusal:
             return refusal
-        seconds = min(deadline, self.expires) - time.monotonic()
+        spent = time.monotonic() >= deadline
+        end = min(deadline, time.monotonic() + self.timeout)
+        seconds = min(end, self.expires) - time.monotonic()
         if seconds <= 0:
-            return self.expired_reply() if time.monotonic() >= self.expires else Reply("timeout")
+            return self.expired_reply() if time.monotonic() >= self.expires else self.spent_reply(spent)
         self._send({**request, "seconds": seconds})
-        message = self._receive(deadline + GRACE)
+        message = self._receive(end + GRACE)
         if message == "expired":
             return self.expired_reply()
         if message == "timeout":
             self.kill()
-            return Reply("timeout")
-        if message is None or "garbled" in message:
+            return self.spent_reply(end >= deadline)
+        if message is None:
             code = self.exit_code() if self.process else None
             self.kill()
+            if self.over_memory:
+                return Reply("memory")
             return Reply("crashed", info={"message": f"the process ended during the call (exit code {code}): "
                                                      "os._exit(), a crash or the memory limit"})
-        if "ok" in message:
-            message["ok"] = wire.from_wire(message["ok"])
-        return reply_from(message)
+        try:
+            if "garbled" in message:
+                raise Malformed(str(message["garbled"]))
+            return reply_from(replies.outcome(message))
+        except Malformed as e:
+            self.kill()  # a worker that said something out of turn is not listened to again
+            return Reply("malformed", info={"message": str(e)})
+
+    def spent_reply(self, whole_exercise):
+        """A timeout: of one call (an endless loop?), or of all an exercise's calls together."""
+        if not whole_exercise:
+            return Reply("timeout")
+        budget = EXERCISE_CALLS * self.timeout
+        return Reply("timeout", info={"message": f"its calls together took longer than {budget:g} s, the time "
+                                                 f"one exercise gets ({EXERCISE_CALLS} x --timeout); no call alone "
+                                                 f"took {self.timeout:g} s: make each call faster"})
 
     def ready(self):
         """None once a loaded worker is running (restarted if an earlier call killed it), else the
@@ -258,14 +306,27 @@ class Sandbox:
         request = {"op": "call", "name": name, "args": wire.to_wire(list(args))}
         return self.request({**request, "rule": rule} if rule else request, deadline)
 
+    def carry_file(self, path, deadline):
+        """Move a file the learner's code wrote into a fresh process of the same submission: read
+        it out (bounded), restart the worker, write it back. None, or the Reply that went wrong."""
+        read = self.request({"op": "read_file", "path": path}, deadline)
+        if read.kind != "ok" or not isinstance(read.value, bytes):
+            return read if read.kind != "ok" else Reply("malformed", info={"message": "read_file gave no bytes"})
+        self.kill()  # the next request starts the submission again, from its cells
+        written = self.request({"op": "write_file", "path": path, "data": wire.to_wire(read.value)}, deadline)
+        return None if written.kind == "ok" else written
+
     def get(self, name, deadline):
         return self.request({"op": "get", "name": name}, deadline)
 
     def measure(self, name, text, vocab_size, deadline):
         """(Reply, pair lookups) of the learner's trainer on a text of costly ids (see work.py).
 
-        The lookups are estimated from the CPU time the grader sees the worker use, never from a
-        count kept inside the learner's process, which the learner's code could change."""
+        In the walls the lookups are estimated only from the CPU time the parent sees the worker use
+        (/proc), never from a count kept inside the learner's process. Even so the instrument, the
+        costly ids, is inside that process: a trainer can dodge it (plain ints hash cheaply), so this
+        check can take points away, never give them; the merges earn them (docs/instructors.md).
+        Outside the walls, a learner grading their own file, the count itself is used."""
         refusal = self.ready()
         if refusal:
             return refusal, None
@@ -273,19 +334,59 @@ class Sandbox:
         reply = self.request({"op": "measure", "name": name, "text": text, "vocab_size": vocab_size,
                               "heavy": True}, deadline)
         after = self.cpu_seconds()
-        reported = reply.info.get("lookups") or 0
         if before is None or after is None or after < before:
-            # no /proc (not Linux), or the worker died during the call: trust only a plain process
-            return reply, (None if self.isolated else reported)
-        seen = work.lookups_from_cpu(after - before)
-        # The CPU must have gone into hashing the text's ids: a trainer that works on other ids
-        # and burns time (or resets the count) could not be measured, and does not pass.
-        return reply, seen if reported >= seen / 2 else 0
+            # no /proc (not Linux), or the worker died during the call: a learner's own run only
+            return reply, (None if self.isolated or self.run_as else reply.info.get("lookups"))
+        return reply, work.lookups_from_cpu(after - before)
 
     def by_hand(self, name, rule, deadline):
-        """What the learner's function and its helpers use that the by-hand rule refuses."""
+        """What the learner's function and its helpers use that the by-hand rule refuses, as read in
+        the sandbox: it can only take points away (an empty answer proves nothing, see replies.py)."""
         reply = self.request({"op": "by_hand", "name": name, "rule": rule}, deadline)
-        return reply.value if reply.kind == "ok" else []
+        try:
+            return replies.shortcuts({"ok": wire.to_wire(reply.value)}) if reply.kind == "ok" else []
+        except Malformed:
+            return []
+
+
+def exercise_deadline(timeout):
+    """When an exercise's calls must all be done: each call gets `timeout`, all of them together
+    EXERCISE_CALLS times that (a trainer that starts a pool of processes on every call is slow
+    to start, not stuck)."""
+    return time.monotonic() + EXERCISE_CALLS * timeout
+
+
+def kill_group(process):
+    """Kill a worker and everything it started (its process group; bwrap's namespace follows)."""
+    try:
+        if os.name != "nt":
+            os.killpg(process.pid, 9)
+        else:
+            process.kill()
+    except (ProcessLookupError, PermissionError, OSError):
+        pass
+
+
+def tree_memory(pid):
+    """Resident bytes of process `pid` and all its descendants (Linux /proc; 0 where unknown).
+    Only processes started after `pid` are read (pids grow until they wrap, far away): a few."""
+    children, sizes = {}, {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit() or int(entry.name) < pid:
+            continue
+        fields = stat_fields(entry.name)
+        if fields and len(fields) > 22:
+            children.setdefault(int(fields[1]), []).append(int(entry.name))
+            sizes[int(entry.name)] = int(fields[21]) * PAGE
+    total, todo = 0, [pid]
+    while todo:
+        current = todo.pop()
+        total += sizes.get(current, 0)
+        todo += children.get(current, [])
+    return total
+
+
+PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 def child_of(pid, tries=200):
@@ -338,7 +439,8 @@ class SandboxCaller:
 
     def call(self, args, rule=None):
         if self.combine:
-            return self.combine(lambda name, arguments: self.sandbox.call(name, arguments, self.deadline), args)
+            return self.combine(lambda name, arguments: self.sandbox.call(name, arguments, self.deadline), args,
+                                lambda path: self.sandbox.carry_file(path, self.deadline))
         return self.sandbox.call(self.name, args, self.deadline, rule)
 
     def measure(self, text, vocab_size):

@@ -7,7 +7,7 @@ hints, and the task line the learner's stub shows. `REGISTRY[name]` is the exerc
 
 from . import (  # noqa: F401 - importing a module registers its exercises, in workbook order
     w00_start_here, w01_hex, w02_unicode, w03_utf8, w03a_word_tokenization, w04_naive_bpe, w05_decoding,
-    w06_encoding, w07_regex_splitting, w08_special_tokens, w09_gpt4_from_tiktoken, w10_fast_bpe, drill,
+    w06_encoding, w07_regex_splitting, w08_special_tokens, w09_gpt4_from_tiktoken, w10_fast_bpe, w11_tokens_and_models, drill,
 )
 from .common import REGISTRY, Bug, Exercise, Mismatch, Raised
 

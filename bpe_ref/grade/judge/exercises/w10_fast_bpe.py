@@ -71,6 +71,35 @@ def incremental_model(drop_zeros=True, stale=False):
     return train_incremental
 
 
+def never_adds_new_pairs(text, vocab_size):
+    """The incremental update that takes away (left, a) and (b, right) at each occurrence but never
+    adds (left, idx) and (idx, right): the new token is never in a pair, so it is never merged
+    again, and taking one from a pair that holds it raises KeyError, as `counts[p] -= 1` does."""
+    ids = list(text.encode("utf-8"))
+    counts = naive.get_stats(ids)
+    merges = {}
+    for idx in range(256, vocab_size):
+        if not counts:
+            break
+        pair = max(counts, key=lambda p: (counts[p], -first_at(ids, p)))
+        new, i = [], 0
+        while i < len(ids):
+            if i + 1 < len(ids) and (ids[i], ids[i + 1]) == pair:
+                if new:
+                    counts[(new[-1], pair[0])] -= 1
+                if i + 2 < len(ids):
+                    counts[(pair[1], ids[i + 2])] -= 1
+                new.append(idx)
+                i += 2
+            else:
+                new.append(ids[i])
+                i += 1
+        counts.pop(pair, None)
+        counts = {p: n for p, n in counts.items() if n > 0}
+        ids, merges[pair] = new, idx
+    return merges
+
+
 def another_tie_break(args, got):
     """A greedy BPE, right but for how ties are broken (it may happen to break them the right way)."""
     return not isinstance(got, Raised) and replay(text_ids(args), got, args[1]) is None
@@ -91,12 +120,16 @@ exercise(
     + (Bug("zero_counts_kept", "drop a pair from counts when its count falls to 0: it no longer occurs in the "
                                "ids, yet it is still picked or looked for (next() finds nothing)",
            incremental_model(drop_zeros=False)),
+       Bug("never_adds_new_pairs", "at each occurrence also add one to (left, idx) and (idx, right): without them "
+                                   "the new token is in no pair of counts, so it is never merged again, and taking "
+                                   "one from a pair that holds it fails", never_adds_new_pairs, errors=("KeyError",)),
        Bug("stale_neighbours", "take each occurrence's left neighbour from the list you are building (it may be "
                                "the new id just placed), not from the old list: where two occurrences touch, the "
                                "old neighbour is stale and the counts go wrong", incremental_model(stale=True)))
     + trainer_bugs(text_ids, train_model),
     probes=lambda: [("abcdcdab", 260), ("abab", 260), ("aaab", 260), ("abcabc", 258), ("aaaa", 258),
-                    ("aaaaab", 259), ("abababab", 260), ("ab", 258)],
+                    ("aaaaab", 259), ("abababab", 260), ("ab", 258),
+                    ("abcabc", 260)],  # the new token never touches a later occurrence: no KeyError
     work=WorkCheck(vocab_size=256 + 24, max_ratio=0.35,
                    hint="count the pairs once, before the loop; after each merge, change only the counts of "
                         "the pairs around each replaced occurrence (take away (left, a) and (b, right), add "
