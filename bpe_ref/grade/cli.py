@@ -254,7 +254,9 @@ def print_table(result, out=None):
         say(f"  note: {note}", out)
     found = len(names)
     passed = sum(ex["status"] == "pass" for ex in names.values())
-    say(f"  => {passed}/{found} exercises pass" if found else "  => no exercise found", out)
+    held = " (the file is not passed: part of it did not load or was not graded; see the notes)" \
+        if found and passed == found and not result.get("passed") else ""
+    say(f"  => {passed}/{found} exercises pass{held}" if found else "  => no exercise found", out)
 
 
 def print_totals(results, out=None):

@@ -1,14 +1,18 @@
 """Grade one submission file (.ipynb or .py) in a sandbox process: the heart of bpe-grade."""
 
+import dataclasses
 import sys
 import time
 from pathlib import Path
 
 from .judge import exercises
 from .inside.calling import OUTPUT_LIMIT
+from .judge.behaviour import find_by_behaviour
 from .judge.classes import grade_classes
+from .judge.display import call_text, show
 from .judge.engine import Result, run_exercise
 from .judge.module_style import ModuleStyle
+from .judge.variants import MergesForVocab, takes_merges
 from .walls.sandbox import PROCESSES, Sandbox, SandboxCaller, exercise_deadline
 from .reading.reaching import reaches_in, tainted
 from .reading.source import UnreadableSubmission, names_in, read_submission
@@ -33,13 +37,15 @@ def grade_file(path, timeout=10.0, memory_mb=2048, isolated=False, file_timeout=
     sandbox = Sandbox(cells, cwd=str(path.parent.resolve()), timeout=timeout, memory_mb=memory_mb,
                       isolated=isolated, file_timeout=file_timeout, module=module, run_as=run_as,
                       file=str(path.resolve()), processes=processes)
+    notes = []  # exercises looked for by behaviour and not found
     try:
         loaded = sandbox.start()
-        results = grade_loaded(sandbox, cells, metadata, loaded, timeout)
+        results = grade_loaded(sandbox, cells, metadata, loaded, timeout, notes)
     finally:
         sandbox.close()
     results, flagged = withhold_reaching(results, cells)
-    return summary(path, results, cell_notes(sandbox, cells) + flagged)
+    unloaded = not_loaded(sandbox, cells) + ungraded_classes(sandbox.defined, results)
+    return summary(path, results, cell_notes(sandbox, cells) + notes + flagged + unloaded, held_back=bool(unloaded))
 
 
 def module_name(path):
@@ -62,10 +68,20 @@ def graded_names(cells, course, defined):
         if ex.uses and all(n in own or n in defined for n in ex.uses):
             own.add(name)
     return [name for name in exercises.CONTRACT
-            if name in listed or name in own or (name in defined and name not in given)]
+            if name in listed or ((name in own or (name in defined and name not in given))
+                                  and not is_demo_value(name, defined))]
 
 
-def grade_loaded(sandbox, cells, metadata, loaded, timeout):
+def is_demo_value(name, defined):
+    """A plain value under an exercise's name (split_text = re.split(...) in a demo cell) is not
+    the learner's try at that exercise, unless the workbook asks for it by that name."""
+    info = defined.get(name)
+    return info is not None and info.get("kind") == "value" and not exercises.REGISTRY[name].uses
+
+
+def grade_loaded(sandbox, cells, metadata, loaded, timeout, notes=None):
+    """{name: Result} for every exercise of a loaded submission; `notes` gets the lines about
+    exercises looked for by behaviour and not found."""
     defined = sandbox.defined
     written = {name: index for index, cell in enumerate(cells) for name in names_in(cell["source"])}
     style = read_module_style(sandbox, timeout) if loaded and _module_style_wanted(defined, metadata) else None
@@ -88,7 +104,25 @@ def grade_loaded(sandbox, cells, metadata, loaded, timeout):
     if loaded:
         results.update({r.name: r for r in ModuleStyle.missing(metadata.get("exercises", []), results)})
         results.update(grade_classes(sandbox, timeout))  # tokenizer classes, CS336's train_bpe
+        given = {name for cell in cells for name in cell["given"]}  # the course's own helpers
+        results.update(grade_by_behaviour(sandbox, results, given, timeout, notes if notes is not None else []))
     return results
+
+
+def grade_by_behaviour(sandbox, results, given, timeout, notes):
+    """{learner name: Result} for the functions found by what they do (judge/behaviour.py)."""
+    have = {r.detail.get("course", name) for name, r in results.items() if r.status != "missing"}
+    finding = find_by_behaviour(sandbox, sandbox.defined, set(results) | given, have)
+    graded = {}
+    for learner, exercise in finding.found.items():
+        ex = dataclasses.replace(exercises.REGISTRY[exercise], name=learner)
+        result = run_exercise(ex, SandboxCaller(sandbox, learner, exercise_deadline(timeout)), timeout)
+        result.detail["exercise"] = (f"graded as the course's {exercise} (workbook {ex.workbook}): "
+                                     "it behaves like it on the probes")
+        result.detail["course"] = exercise
+        graded[learner] = result
+    notes += finding.notes()
+    return graded
 
 
 def withhold_reaching(results, cells):
@@ -139,9 +173,32 @@ def grade_defined(sandbox, name, info, style, timeout):
     if name in ("encode", "decode") and info.get("params") == 1:
         problem = style.problem() if style is not None else "`merges` is not defined"
         if problem:
-            return Result(name, "error", f"{name}() takes one argument, so it reads module-level merges: {problem}")
+            return one_argument_result(sandbox, name, problem, timeout)
         ex = style.exercise(name)
-    return run_exercise(ex, SandboxCaller(sandbox, name, exercise_deadline(timeout)), timeout)
+    caller = SandboxCaller(sandbox, name, exercise_deadline(timeout))
+    if takes_merges(name, info.get("names") or []):
+        result = run_exercise(ex, MergesForVocab(caller), timeout)
+        result.detail["exercise"] = f"graded as the course's decode as written: {MergesForVocab.how}"
+        return result
+    return run_exercise(ex, caller, timeout)
+
+
+ONE_ARGUMENT_PROBE = {"encode": ("aaabdaaabac",), "decode": ([97, 98, 99],)}
+
+
+def one_argument_result(sandbox, name, problem, timeout):
+    """encode(text) or decode(ids) with no usable module-level merges: what it was called as, and
+    what it answers on a small input, without guessing what it meant to read."""
+    args = ONE_ARGUMENT_PROBE[name]
+    reply = sandbox.call(name, args, time.monotonic() + min(timeout, 2.0))
+    seen = ""
+    if reply.kind == "ok":
+        seen = f"; {call_text(name, args)} returned {show(reply.value, 80)}"
+    elif reply.kind == "raised":
+        seen = f"; {call_text(name, args)} raised {reply.info['raised'].get('type')}"
+    wanted = exercises.REGISTRY[name].signature.split(" ->")[0]
+    return Result(name, "error", f"{name}() takes one argument, and there are no module-level merges to go with "
+                                 f"it ({problem}), so it could not be graded as {wanted}{seen}")
 
 
 def grade_combined(sandbox, name, timeout):
@@ -208,9 +265,46 @@ def defines_graded_names(cell):
     return bool((names_in(cell["source"]) - set(cell["given"])) & (set(exercises.CONTRACT) | {"merges", "vocab"}))
 
 
-def summary(path, results, notes, error=None):
+LOAD_FAILURES = ("error", "syntax", "timeout", "crashed", "memory", "exit", "reference")
+TOKENIZER_METHODS = {"train", "encode", "decode", "encode_ordinary", "encode_iterable"}
+
+
+def not_loaded(sandbox, cells):
+    """One note per cell of the learner's own code (a def or a class) that failed to load, naming
+    the line, the exception and what it leaves ungraded: such a file is never `passed`."""
+    notes = []
+    for index, report in sorted(sandbox.cell_reports.items()):
+        cell = cells[index]
+        defined = names_in(cell["source"]) - set(cell["given"])
+        if report.get("status") not in LOAD_FAILURES or cell.get("raises_on_purpose") or not defined:
+            continue
+        missing = sorted(name for name in defined if name not in sandbox.defined)
+        where = report.get("where") or cell["name"]
+        what = f"{report.get('type')}: {report.get('message')}" if report.get("status") == "error" \
+            else report.get("message") or report.get("status")
+        text = report.get("line") if isinstance(report.get("line"), str) else report.get("text")
+        shown = f" (`{text}`)" if text else ""
+        left = f"; left ungraded: {', '.join(missing)}" if missing else ""
+        notes.append(f"not loaded: {where}{shown}: {what}{left}")
+    return notes
+
+
+def ungraded_classes(defined, results):
+    """A note for each tokenizer class (a class with train/encode/decode methods) that no exercise
+    was graded on: a file is not `passed` while part of its tokenizer went unjudged."""
+    graded = {name.split(".")[0] for name in results}
+    notes = []
+    for name, info in defined.items():
+        methods = set(info.get("methods") or ()) - set(info.get("stubs") or ())
+        if methods & TOKENIZER_METHODS and name not in graded:
+            notes.append(f"not graded: the class {name} (methods {', '.join(sorted(methods & TOKENIZER_METHODS))}) "
+                         "matched no exercise the grader knows")
+    return notes
+
+
+def summary(path, results, notes, error=None, held_back=False):
     exercises_out = {name: {"status": r.status, "message": r.message, **r.detail} for name, r in results.items()}
-    passed = bool(results) and all(r.passed for r in results.values())
+    passed = bool(results) and all(r.passed for r in results.values()) and not held_back
     out = {"path": str(path), "passed": passed, "exercises": exercises_out, "notes": notes}
     if error:
         out["error"] = error

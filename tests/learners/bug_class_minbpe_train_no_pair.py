@@ -1,8 +1,9 @@
 """BUG in train, minbpe class style, as the lecture's code has it: the loop takes max() of the
 pair counts without checking that any pair is left, so a text that runs out of pairs (empty, one
-byte, or all merged) crashes. encode and decode are right.
+byte, or all merged) crashes. encode and decode are right, and so are its helpers pair_counts and
+replace_pair, found by what they do (get_stats and merge under other names).
 
-expect: BasicTokenizer.train error, BasicTokenizer.encode pass, BasicTokenizer.decode pass
+expect: BasicTokenizer.train error, BasicTokenizer.encode pass, BasicTokenizer.decode pass, pair_counts pass, replace_pair pass
 cause: BasicTokenizer.train raises_when_no_pair
 """
 

@@ -1,8 +1,8 @@
 """BUG in encode_ordinary: inside each chunk it merges the first known pair from the left, not the
 lowest-ranked one. It used to pass: no case had two merges competing inside one chunk.
-(split_text is right.)
+(split_text is right, and so is replace_all, merge under another name, found by what it does.)
 
-expect: split_text pass, encode_ordinary fail
+expect: split_text pass, encode_ordinary fail, replace_all pass
 cause: encode_ordinary leftmost_known
 """
 

@@ -1,9 +1,11 @@
 """HOSTILE: merge is WRONG (matches overlap), and the file patches the reference to agree with it.
-In the sandbox bpe_ref is a stand-in, so nothing here can reach the grader: merge must fail.
-get_stats and decode are right.
+In the sandbox bpe_ref is a stand-in, so the patch could not reach the grader anyway; but changing
+the course's reference is reaching for the grader, and code outside any function runs before every
+exercise: none of them earns anything, and the row is flagged for a human look.
 
-expect: get_stats pass, decode pass, merge fail
-cause: merge overlap
+expect: get_stats error, decode error, merge error
+shows: merge reaches into the grader (bpe_ref.
+shows: get_stats flagged for a human look
 """
 
 import bpe_ref

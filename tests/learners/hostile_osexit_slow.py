@@ -1,9 +1,11 @@
 """HOSTILE: merge closes every inherited file descriptor, then takes half a second to die with
 posix._exit(3) (the real one, not the sandbox's os._exit). The grader sees its pipe close before the process has exited, and must still
-report the real exit code (3). get_stats is right.
+report the real exit code (3). get_stats is right. Closing the grader's pipe is reaching into it:
+merge earns nothing for that before its exit is even seen (the pipe's end is kept in
+tests/test_fail_closed.py, a worker that exits mid-call).
 
 expect: get_stats pass, merge error
-shows: merge exit code 3
+shows: merge reaches into the grader (os.closerange
 """
 
 import os

@@ -204,6 +204,18 @@ def methods_of(cls):
     return methods
 
 
+def static_methods(cls):
+    """A class's own public static methods as {name: [parameter names]}: helpers such as a
+    get_stats(ids) kept inside the class, which the grader probes like top-level functions."""
+    statics = {}
+    for name in dict.fromkeys(name for klass in type.__getattribute__(cls, "__mro__") for name in vars(klass)):
+        member = inspect.getattr_static(cls, name, None)
+        if not name.startswith("_") and isinstance(member, staticmethod) \
+                and getattr(member.__func__, "__module__", None) == cls.__module__:
+            statics[name] = param_names(member.__func__)
+    return statics
+
+
 def stub_methods(cls):
     """The public methods of a class that only raise NotImplementedError (an abstract base's)."""
     stubs = []

@@ -57,8 +57,8 @@ def from_wire(data, depth=0):
         raise ValueError("a value nested deeper than the wire carries")
     if isinstance(data, list):
         return [from_wire(v, depth + 1) for v in data]
-    if not isinstance(data, dict):
-        return data
+    if not isinstance(data, dict) or not any(isinstance(k, str) and k.startswith("$") for k in data):
+        return data  # a plain value, or a plain dict of them (a request's fields)
     if len(data) != 1 and set(data) != {"$r", "$type"}:
         raise ValueError("a tagged value of unknown form")
     if "$b" in data:

@@ -187,10 +187,12 @@ class Worker:
             elif isinstance(obj, type) and obj.__module__ == self.ns["__name__"]:
                 defined[name] = {"kind": "callable", "params": calling.required_params(obj),
                                  "methods": calling.methods_of(obj), "stubs": calling.stub_methods(obj),
-                                 "init_required": calling.required_params(obj)}
+                                 "init_required": calling.required_params(obj),
+                                 "statics": calling.static_methods(obj)}
             elif callable(obj):
                 defined[name] = {"kind": "callable", "params": calling.required_params(obj),
-                                 "names": calling.param_names(obj)}
+                                 "names": calling.param_names(obj),
+                                 "own": getattr(obj, "__module__", None) == self.ns["__name__"]}
             else:
                 defined[name] = {"kind": "value", "type": type(obj).__name__}
         return defined

@@ -38,7 +38,8 @@ def tokenizer_classes(defined):
 
 def role(method, params):
     """What a method is for, from its name and what it accepts: train, encode, decode, register,
-    encode_iterable or None."""
+    encode_iterable or None. Names are read loosely (encoder, encode_text, decoder): the grading
+    that follows tells whether the method really does the job."""
     lowered = method.lower()
     if "iter" in lowered and "encode" in lowered:
         return "encode_iterable"
@@ -51,7 +52,45 @@ def role(method, params):
         return lowered if lowered != "tokenize" else "encode"
     if lowered in ("decode", "detokenize") and params:
         return "decode"
+    if lowered.startswith(("encode", "encoder")) or lowered.endswith("encoder"):
+        return "encode_other" if params else None
+    if lowered.startswith(("decode", "decoder")) or lowered.endswith("decoder"):
+        return "decode_other" if params else None
     return None
+
+
+def class_roles(methods):
+    """{role: (method, params)} for one class: the first method of each role; a method with a
+    looser name (encoder, decoder) takes a role no exactly named method has. `extra_encoders`:
+    further one-argument encoders (encode_normal beside encode), graded as ordinary encoding."""
+    roles, loose = {}, []
+    for method, params in methods.items():
+        r = role(method, params)
+        if r in ("encode_other", "decode_other"):
+            loose.append((r[:6], method, params))
+        elif r and r not in roles:
+            roles[r] = (method, params)
+    extra = []
+    for r, method, params in loose:
+        if r not in roles and not (r == "encode" and "encode_ordinary" in roles):
+            roles[r] = (method, params)
+        elif r == "encode" and len(params) == 1 and "encode_ordinary" not in roles:
+            extra.append((method, params))
+    return roles, extra
+
+
+PATTERN_WORDS = ("pattern", "regex", "pat", "split")  # a constructor parameter so named takes the split pattern
+
+
+def takes_size(init):
+    """Whether a constructor's first parameter is the vocab size (BasicTokenizer(vocab_size))."""
+    return bool(init) and any(w in init[0].lower() for w in SIZE_WORDS) and not takes_pattern(init)
+
+
+def takes_pattern(init):
+    """Whether a constructor's first parameter is a split pattern (minbpe's RegexTokenizer(pattern)),
+    read from its name: Tokenizer(verbose=0) or BasicTokenizer(vocab_size) take none."""
+    return bool(init) and any(w in init[0].lower() for w in PATTERN_WORDS)
 
 
 def find_mappings(defined, probe):
@@ -60,15 +99,18 @@ def find_mappings(defined, probe):
     found = []
     for cls, (methods, required) in tokenizer_classes(defined).items():
         init = methods.get("__init__", [])
-        roles = {}
-        for method, params in methods.items():
-            r = role(method, params)
-            if r and r not in roles:
-                roles[r] = (method, params)
+        roles, extra = class_roles(methods)
         if required >= 2 and "encode" in roles and ("decode" in roles or "encode_iterable" in roles):
             found += cs336_class(cls, roles, init)  # CS336: Tokenizer(vocab, merges, special_tokens=None)
-        elif required <= 1 and ("train" in roles or {"encode", "decode"} <= set(roles)):
-            found += minbpe_class(cls, roles, init, probe)
+        elif required <= int(takes_pattern(init)) and ("train" in roles or {"encode", "decode"} <= set(roles)):
+            found += minbpe_class(cls, roles, init, probe, regex_style=takes_pattern(init), extra=extra)
+        elif required == 1 and takes_size(init):  # BasicTokenizer(vocab_size).train(text)
+            roles.setdefault("train", next(((m, p) for m, p in methods.items()
+                                            if m.lower().startswith(("train", "fit", "learn")) and len(p) >= 1), None))
+            if roles["train"] is None:
+                del roles["train"]
+            if "train" in roles or {"encode", "decode"} <= set(roles):
+                found += minbpe_class(cls, roles, init, probe, regex_style=False, extra=extra, sized=True)
     for name, info in defined.items():
         names = [n.lower() for n in info.get("names") or []]
         if info.get("kind") == "callable" and len(names) >= 2 and names_a_path(names[0]) \
@@ -158,4 +200,17 @@ def grade_classes(sandbox, timeout):
                                      f"(workbook {REGISTRY[mapping.exercise].workbook}): {mapping.how}")
         result.detail["course"] = mapping.exercise
         results[mapping.learner] = result
-    return results
+    return without_redundant_helpers(mappings, results)
+
+
+ENCODERS = ("encode", "encode_ordinary", "encode_special")
+
+
+def without_redundant_helpers(mappings, results):
+    """The results less those of a class's further encoders (encode_text, encode_chunk) when one of
+    its own encode methods passed: they are then its helpers, already graded through it. When the
+    class's encode fails, a right helper says which part of the work is right."""
+    passed = {m.learner.split(".")[0] for m in mappings
+              if not m.helper and m.exercise in ENCODERS and results.get(m.learner) and results[m.learner].passed}
+    return {name: r for name, r in results.items()
+            if not any(m.helper and m.learner == name and name.split(".")[0] in passed for m in mappings)}

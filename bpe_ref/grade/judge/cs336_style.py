@@ -117,12 +117,19 @@ def merges_from_bytes(value, specials=()):
     if not (isinstance(value, tuple) and len(value) == 2):
         return Malformed(f"should return (vocab, merges), not {type(value).__name__}")
     vocab, merges = value
+    if isinstance(vocab, list) and isinstance(merges, dict):  # (merges, vocab): the same information
+        vocab, merges = merges, vocab
     if not isinstance(merges, list) or not all(isinstance(p, tuple) and len(p) == 2 and
                                                all(isinstance(b, bytes) for b in p) for p in merges):
         return Malformed("merges should be a list of (bytes, bytes) pairs, in the order they were made")
     ids = {bytes([i]): i for i in range(256)}
     course = {}
-    for a, b in merges:
+    made = {}
+    for step, (a, b) in enumerate(merges, 1):
+        if (a, b) in made:
+            return Malformed(f"merge #{step} is {(a, b)!r} again, already merge #{made[(a, b)]}: "
+                             "each pair is merged once")
+        made[(a, b)] = step
         if a not in ids or b not in ids:
             return Malformed(f"merge {(a, b)!r} joins a token that is neither a byte nor made by an earlier merge")
         course[(ids[a], ids[b])] = 256 + len(course)

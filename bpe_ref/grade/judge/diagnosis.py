@@ -103,7 +103,8 @@ class Probe:
 
 
 def matching_bug(ex, call, args, got, mutated=False, masked=None):
-    """The one known bug of `ex` that the learner's function behaves like, or None.
+    """The one known bug of `ex` that the learner's function behaves like on every input of the
+    exercise's cases and probes (not only the failing one), or None.
 
     `call(args)` runs the learner's function and returns (got, mutated), or None when it could
     not be run (a timeout): then no cause is named. `masked`: an exception name the learner's code
@@ -126,7 +127,12 @@ def matching_bug(ex, call, args, got, mutated=False, masked=None):
             if not _observe(learner, i, call, probe, (got, mutated), masked):
                 return None
             found = [bug for bug in found if probe.agrees(bug, learner)]
-    return found[0] if len(found) == 1 else None
+    if len(found) != 1:
+        return None
+    for i in range(len(probe.inputs)):  # evidence, not likeness: the model must give every answer the learner gives
+        if i not in learner and not _observe(learner, i, call, probe, (got, mutated), masked):
+            return None
+    return found[0] if probe.agrees(found[0], learner) else None
 
 
 def _observe(learner, i, call, probe, first, masked):
@@ -221,11 +227,18 @@ def observation(expected, got):
     if isinstance(expected, (list, tuple, str, bytes)) and isinstance(got, type(expected)):
         for i, (e, g) in enumerate(zip(expected, got)):
             if e != g:
-                return f"they first differ at index {i}: expected {safe_repr(e)}, got {safe_repr(g)}"
+                return f"they first differ at index {i}: expected {safe_repr(e)}, got {safe_repr(g)}" + _meaning(e)
         if len(expected) != len(got):
             return f"expected {items(len(expected))}, got {len(got)}"
     if expected is not None and not isinstance(got, (type(expected), Raised)):
         return f"expected a {type(expected).__name__}, got a {type(got).__name__}"
+    return ""
+
+
+def _meaning(expected):
+    """What an expected item stands for, when it is not plain: U+FFFD replaces bytes that are not UTF-8."""
+    if expected == "\ufffd":
+        return " (U+FFFD, which decoding with errors='replace' puts where the bytes are not valid UTF-8)"
     return ""
 
 

@@ -17,8 +17,9 @@ from ..inside import work
 from ._private import naive
 from ..inside.byhand import RULES
 from ..inside.calling import OUTPUT_LIMIT
-from .diagnosis import exception_hint, matching_bug, not_byte_level, observation
+from .diagnosis import exception_hint, matching_bug, not_byte_level, observation, run_model
 from .display import call_text, show
+from .shapes import Malformed
 from .exercises.common import Mismatch, Raised
 from ..walls.sandbox import Reply
 
@@ -231,16 +232,16 @@ def failure(ex, attempt, finding, crash=None):
     args, got = finding["args"], finding["got"]
     masked = crash["got"].type_name if crash else None
     bug = matching_bug(ex, attempt.learner_behaviour, args, got, finding["mutated"], masked)
+    note = finding["note"]
+    if not note and not isinstance(got, Raised):
+        note = (ex.observe(args, got, finding["expected"]) if ex.observe else None) \
+            or observation(finding["expected"], got)
     if bug is not None:
         hint = bug.hint
     elif isinstance(got, Raised):
         hint = exception_hint(ex.name, ex.signature, got)
     else:
-        hint = wrong_type(ex, finding["expected"], got) or ex.hint
-    note = finding["note"]
-    if not note and not isinstance(got, Raised):
-        note = (ex.observe(args, got, finding["expected"]) if ex.observe else None) \
-            or observation(finding["expected"], got)
+        hint = wrong_type(ex, finding["expected"], got) or evidence_only(note)
     shown = call_text(ex.name, args) if not ex.uses else f"{ex.uses[-1]}(...) after {call_text(ex.uses[0], args)}"
     if isinstance(got, Raised):
         status, message = "error", f"{shown} {got!r}"
@@ -250,7 +251,7 @@ def failure(ex, attempt, finding, crash=None):
         status, message = "fail", f"{shown} returned {show(got)}, expected {show(finding['expected'])}"
     detail = {"call": shown, "expected": show(finding["expected"]), "got": show(got), "note": note,
               "hint": hint, "cause": bug.name if bug else None}
-    if crash is not None:
+    if crash is not None and not explains(bug, crash):
         crashed = crash["got"]
         detail["also"] = (f"{call_text(ex.name, crash['args'])} {crashed!r}: "
                           f"{exception_hint(ex.name, ex.signature, crashed)}")
@@ -261,10 +262,34 @@ def failure(ex, attempt, finding, crash=None):
     return Result(ex.name, status, message, detail)
 
 
+def evidence_only(note):
+    """The hint when no known mistake reproduces every probe: where to look, no cause named."""
+    if note:
+        return f"no known mistake matches all the inputs tried, so none is named; start where they first differ: {note}"
+    return "no known mistake matches all the inputs tried, so none is named; compare expected and got on the input shown"
+
+
+def explains(bug, crash):
+    """Whether the bug found also makes the crash set aside (its model raises the same there): then
+    the crash is no second finding, and its note is dropped."""
+    if bug is None:
+        return False
+    crashed = crash["got"]
+    for model in bug.models:
+        value, _ = run_model(model, crash["args"])
+        if isinstance(value, Raised) and (crashed.is_a(value.type_name) or any(crashed.is_a(e) for e in bug.errors)):
+            return True
+    return False
+
+
 def wrong_type(ex, expected, got):
     """A hint when the answer is not even of the right kind (bytes or strings for a list of ids,
     merges of strings: not byte-level BPE at all)."""
-    if isinstance(got, Raised) or not isinstance(expected, (list, dict)):
+    if isinstance(got, (Raised, Malformed)):  # a Malformed answer's note already says what is wrong
+        return None
+    if isinstance(expected, str) and not isinstance(got, str):
+        return f"{ex.name} should return a str, the text, not a {type(got).__name__} ({show(got, 60)})"
+    if not isinstance(expected, (list, dict)):
         return None
     if isinstance(expected, dict) and not_byte_level({"merges": got}):
         return not_byte_level({"merges": got})

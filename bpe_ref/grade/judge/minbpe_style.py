@@ -6,42 +6,60 @@ The course's arguments go in as attributes of a fresh object; the answers come b
 from .diagnosis import is_pair_dict, not_byte_level
 from .exercises.w06_encoding import ranked_vocab
 from .shapes import Mapping, object_call, wired
+from .variants import merges_from_vocab
 from ...core.patterns import GPT2_SPLIT_PATTERN
 
 TRAIN_PROBE = ("aaabdaaabac", 259)  # one training, to see which attributes hold the merges and vocab
 
 
-def minbpe_class(cls, roles, init, probe):
-    """minbpe's layout: Cls() or Cls(pattern); train(text, vocab_size) fills self.merges;
-    encode/decode read self.merges and self.vocab; register_special_tokens({token: id})."""
-    regex_style = bool(init)
+def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False):
+    """minbpe's layout: Cls() or Cls(pattern) (`regex_style`, read from the constructor's
+    parameters); train(text, vocab_size) fills self.merges; encode/decode read self.merges and
+    self.vocab; register_special_tokens({token: id}). `extra`: further encoders (encode_normal).
+    `sized`: Cls(vocab_size), whose train(text) takes the size from the constructor."""
     attrs = {"merges": "merges", "vocab": "vocab"}
     mappings = []
     if "train" in roles:
         method = roles["train"][0]
-        seen = probe(cls, [GPT2_SPLIT_PATTERN] if regex_style else [], method)
+        init_args = [GPT2_SPLIT_PATTERN] if regex_style else []
+        if sized:
+            init_args = [TRAIN_PROBE[1]]
+        sized_kw = {"sized": True} if sized else {}
+        seen = probe(cls, init_args, method, **sized_kw)
+        returns = False  # train returns the merges instead of keeping them: graded on what it returns
         if isinstance(seen, dict):
             not_bytes = not_byte_level(seen)
             if not_bytes:
                 return [Mapping(f"{cls}.{method}", "not_byte_level", not_bytes, None)]
-            if not any(is_pair_dict(v) for v in seen.values()) and not {"encode", "decode"} <= set(roles):
+            returns = not any(is_pair_dict(v) for v in seen.values()) \
+                and is_pair_dict(probe(cls, init_args, method, returned=True, **sized_kw))
+            if not returns and not any(is_pair_dict(v) for v in seen.values()) \
+                    and not {"encode", "decode"} <= set(roles):
                 return []  # trains something, but not pairs of ids: not a tokenizer
             attrs["merges"] = next((k for k, v in seen.items() if is_pair_dict(v)), "merges")
             attrs["vocab"] = next((k for k, v in seen.items() if _bytes_dict(v)), "vocab")
         exercise = "train_regex" if regex_style else "train"
-        how = (f"{cls}(pattern).{method}(text, vocab_size), then .{attrs['merges']}" if regex_style
-               else f"{cls}().{method}(text, vocab_size), then .{attrs['merges']}")
-        mappings.append(Mapping(f"{cls}.{method}", exercise, how, minbpe_train(cls, method, regex_style, attrs)))
+        then = "what it returns" if returns else f".{attrs['merges']}"
+        how = (f"{cls}(pattern).{method}(text, vocab_size), then {then}" if regex_style
+               else f"{cls}(vocab_size).{method}(text), then {then}" if sized
+               else f"{cls}().{method}(text, vocab_size), then {then}")
+        mappings.append(Mapping(f"{cls}.{method}", exercise, how,
+                                minbpe_train(cls, method, regex_style, attrs, returns, sized)))
     if "decode" in roles:
         method = roles["decode"][0]
         mappings.append(Mapping(f"{cls}.{method}", "decode", f".{attrs['vocab']} = vocab, then .{method}(ids)",
-                                minbpe_decode(cls, method, regex_style, attrs)))
+                                minbpe_decode(cls, method, regex_style, attrs, sized)))
     ordinary = roles.get("encode_ordinary") or roles.get("encode")
     if ordinary:
         exercise = "encode_ordinary" if regex_style else "encode"
         mappings.append(Mapping(f"{cls}.{ordinary[0]}", exercise,
                                 f".{attrs['merges']} = merges, then .{ordinary[0]}(text)",
-                                minbpe_encode(cls, ordinary[0], regex_style, attrs)))
+                                minbpe_encode(cls, ordinary[0], regex_style, attrs, sized)))
+    for method, _ in extra:  # a chunk's encoder (encode_chunk) is the plain encode on its one chunk
+        one_chunk = any(w in method.lower() for w in ("chunk", "piece", "bytes", "word"))
+        exercise = "encode_ordinary" if regex_style and not one_chunk else "encode"
+        mappings.append(Mapping(f"{cls}.{method}", exercise, f".{attrs['merges']} = merges, then .{method}(text)",
+                                minbpe_encode(cls, method, regex_style, attrs, sized), helper=True))
     if regex_style and "encode" in roles and len(roles["encode"][1]) >= 2 and "register" in roles:
         method, register = roles["encode"][0], roles["register"][0]
         mappings.append(Mapping(f"{cls}.{method}", "encode_special",
@@ -54,29 +72,35 @@ def _bytes_dict(value):
     return isinstance(value, dict) and value and all(isinstance(v, bytes) for v in value.values())
 
 
-def minbpe_train(cls, method, regex_style, attrs):
+def minbpe_train(cls, method, regex_style, attrs, returns=False, sized=False):
     def call(sandbox, args, deadline, rule):
         text, vocab_size, *rest = args
-        reply = object_call(sandbox, cls, deadline, rule, init=wired(rest if regex_style else []),
-                            call=[method, wired([text, vocab_size])], read="*")
-        if reply.kind == "ok":
+        read = {} if returns else {"read": "*"}
+        init, given = (rest if regex_style else []), [text, vocab_size]
+        if sized:
+            init, given = [vocab_size], [text]
+        reply = object_call(sandbox, cls, deadline, rule, init=wired(init), call=[method, wired(given)], **read)
+        if reply.kind == "ok" and not returns:
             reply.value = (reply.value or {}).get(attrs["merges"]) if isinstance(reply.value, dict) else None
         return reply
     return call
 
 
-def minbpe_decode(cls, method, regex_style, attrs):
+def minbpe_decode(cls, method, regex_style, attrs, sized=False):
     def call(sandbox, args, deadline, rule):
         ids, vocab = args
-        return object_call(sandbox, cls, deadline, rule, init=wired([GPT2_SPLIT_PATTERN] if regex_style else []),
-                           set=wired({attrs["vocab"]: vocab}), call=[method, wired([ids])])
+        init = [len(vocab)] if sized else [GPT2_SPLIT_PATTERN] if regex_style else []
+        return object_call(sandbox, cls, deadline, rule, init=wired(init),
+                           set=wired({attrs["merges"]: merges_from_vocab(vocab) or {}, attrs["vocab"]: vocab}),
+                           call=[method, wired([ids])])  # merges too: a decoder may check it was trained
     return call
 
 
-def minbpe_encode(cls, method, regex_style, attrs):
+def minbpe_encode(cls, method, regex_style, attrs, sized=False):
     def call(sandbox, args, deadline, rule):
         text, merges, *rest = args
-        return object_call(sandbox, cls, deadline, rule, init=wired(rest if regex_style else []),
+        init = [256 + len(merges)] if sized else rest if regex_style else []
+        return object_call(sandbox, cls, deadline, rule, init=wired(init),
                            set=wired({attrs["merges"]: merges, attrs["vocab"]: ranked_vocab(merges)}),
                            call=[method, wired([text])])
     return call
@@ -100,8 +124,11 @@ def minbpe_special(cls, method, register, attrs):
 
 
 def probe_train(sandbox, deadline):
-    """probe(cls, init, method): the attributes a minbpe-style class has after training once."""
-    def probe(cls, init, method):
-        reply = object_call(sandbox, cls, deadline, init=wired(init), call=[method, wired(list(TRAIN_PROBE))], read="*")
+    """probe(cls, init, method): the attributes a minbpe-style class has after training once (or,
+    with returned=True, what the training call returned)."""
+    def probe(cls, init, method, returned=False, sized=False):
+        read = {} if returned else {"read": "*"}
+        given = [TRAIN_PROBE[0]] if sized else list(TRAIN_PROBE)
+        reply = object_call(sandbox, cls, deadline, init=wired(init), call=[method, wired(given)], **read)
         return reply.value if reply.kind == "ok" else None
     return probe

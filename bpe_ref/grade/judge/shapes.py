@@ -20,6 +20,7 @@ class Mapping:
     pattern: str = None  # the split pattern the design has built in (CS336: GPT-2's)
     only_all: bool = False  # special tokens are always allowed (CS336): allowed_special is "all"
     asserts: bool = False  # a disallowed special token may fail an assert (minbpe's "none_raise")
+    helper: bool = False  # a further encoder beside the class's encode (encode_normal): reported only if encode fails
 
 
 class Malformed:
@@ -39,7 +40,8 @@ class Malformed:
 
 def object_call(sandbox, cls, deadline, rule=None, **request):
     """A method of the learner's class `cls`, run on a fresh object in the sandbox (see worker.py)."""
-    request = {"op": "object", "cls": cls, "init": [], **request}
+    # "set" always goes in wire form: the worker reads a missing one as a plain {}, which from_wire refuses
+    request = {"op": "object", "cls": cls, "init": wired([]), "set": wired({}), **request}
     return sandbox.request({**request, "rule": rule} if rule else request, deadline)
 
 

@@ -27,6 +27,10 @@ MODULE_REACH = {
     "ctypes": {"*"}, "_ctypes": {"*"}, "faulthandler": {"*"}, "__main__": {"*"},
     "builtins": set(),  # reading builtins is fine; changing them (rebinds, setattr) is not
 }
+MODULE_REACH["posix"] = MODULE_REACH["os"]  # os's own insides, under their own name
+# modules whose attributes a submission may not change: the interpreter's, and the course's own
+# reference (a no-op in the sandbox, but an attempt on the grader); a plotting option is fine
+GUARDED = set(MODULE_REACH) | {"bpe_ref", "tiktoken", "tiktoken_ext", "minbpe"}
 # attributes that lead from any object to frames, globals, the interpreter or a code object
 ATTRIBUTE_REACH = {"f_back", "f_globals", "f_locals", "f_builtins", "f_code", "tb_frame", "tb_next",
                    "gi_frame", "cr_frame", "ag_frame", "__traceback__", "__subclasses__", "__globals__",
@@ -192,7 +196,8 @@ class Reader:
             while isinstance(root, (ast.Attribute, ast.Subscript)):
                 chain.append(root.attr if isinstance(root, ast.Attribute) else "[...]")
                 root = root.value
-            if chain and isinstance(root, ast.Name) and (root.id in self.modules or root.id in MODULE_REACH):
+            module = self.modules.get(root.id, root.id) if isinstance(root, ast.Name) else None
+            if chain and module is not None and module.split(".")[0] in GUARDED:
                 out.append(Reach(line, f"{root.id}.{'.'.join(reversed(chain))} changed"))
         return out
 
@@ -212,7 +217,7 @@ class Reader:
             elif isinstance(name.value, str) and name.value in ATTRIBUTE_REACH | {"modules"}:
                 return [Reach(line, f"{fn}(..., {name.value!r})")]
             elif fn != "getattr" and isinstance(node.args[0], ast.Name) \
-                    and (node.args[0].id in self.modules or node.args[0].id in MODULE_REACH):
+                    and self.modules.get(node.args[0].id, node.args[0].id).split(".")[0] in GUARDED:
                 return [Reach(line, f"{fn}() on the module {node.args[0].id}")]
         if fn == "vars" and node.args and isinstance(node.args[0], ast.Name) and node.args[0].id in self.modules:
             return [Reach(line, "vars() of a module")]

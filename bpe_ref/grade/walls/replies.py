@@ -158,10 +158,15 @@ def definition(info):
         out["names"] = texts(info["names"], "names", 256)
     if "stubs" in info:
         out["stubs"] = texts(info["stubs"], "stubs", 256)
-    if "methods" in info:
-        methods = info["methods"]
-        if not isinstance(methods, dict) or len(methods) > 256:
-            raise Malformed("methods is not a record")
-        out["methods"] = {text(k, "a method", optional=False): texts(v, "a method's parameters", 256)
+    for field in ("methods", "statics"):  # statics: a class's static methods, probed like functions
+        if field in info:
+            methods = info[field]
+            if not isinstance(methods, dict) or len(methods) > 256:
+                raise Malformed(f"{field} is not a record")
+            out[field] = {text(k, "a method", optional=False): texts(v, "a method's parameters", 256)
                           for k, v in methods.items()}
+    if "own" in info:  # whether a function is the learner's own (not imported): only ever narrows the probing
+        if type(info["own"]) is not bool:
+            raise Malformed("own is not a truth value")
+        out["own"] = info["own"]
     return out

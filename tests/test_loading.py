@@ -1,0 +1,102 @@
+"""A submission loads as Python loads it (issue 30, items 1 and 2): a module of its own name with
+__file__, a few processes and threads within one memory limit, and what fails to load named.
+The pool trainers themselves are in the learner suite (tests/learners/good_train_*.py)."""
+
+import os
+import textwrap
+
+import pytest
+
+from bpe_ref.grade.submission import grade_file, module_name
+from bpe_ref.grade.walls import isolation
+
+ISOLATED = isolation.status()[0]
+if not ISOLATED and os.environ.get("BPE_COURSE_CI"):
+    pytest.fail(f"the loading tests need bubblewrap in CI: {isolation.status()[1]}", pytrace=False)
+
+GET_STATS = '''
+def get_stats(ids):
+    counts = {}
+    for pair in zip(ids, ids[1:]):
+        counts[pair] = counts.get(pair, 0) + 1
+    return counts
+'''
+
+
+def grade(tmp_path, name, source, **limits):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    return grade_file(path, timeout=10.0, isolated=ISOLATED, file_timeout=300.0, **limits)
+
+
+def test_a_module_of_its_own_name_with_its_file(tmp_path):
+    source = textwrap.dedent('''
+        from __future__ import annotations
+        import os
+        from dataclasses import dataclass
+
+        @dataclass
+        class Pair:
+            left: int
+            right: int
+
+        HERE = os.path.dirname(os.path.abspath(__file__))
+        OWN = open(os.path.basename(__file__), encoding="utf-8").read()  # a relative read: its own folder
+        assert __name__ == "tokenizer" and Pair(1, 2).left == 1  # dataclasses look the module up by name
+        ''') + GET_STATS
+    result = grade(tmp_path, "tokenizer.py", source)
+    assert result["passed"], result
+
+
+def test_code_that_fails_to_load_is_named_and_the_file_is_not_passed(tmp_path):
+    source = GET_STATS + '''
+class Tokenizer:
+    pattern = undefined_name
+
+    def train(self, text, vocab_size):
+        pass
+'''
+    result = grade(tmp_path, "half.py", source)
+    assert result["exercises"]["get_stats"]["status"] == "pass"
+    assert not result["passed"], result
+    note = next(n for n in result["notes"] if n.startswith("not loaded"))
+    assert "line 9" in note and "NameError" in note and "left ungraded: Tokenizer" in note, note
+
+
+@pytest.mark.parametrize("bomb", ["import os\nwhile True:\n    os.fork()\n",
+                                  "import threading, time\nwhile True:\n    threading.Thread(target=time.sleep, args=(60,)).start()\n"])
+def test_a_fork_or_thread_bomb_stops_at_the_limit(tmp_path, bomb):
+    result = grade(tmp_path, "bomb.py", GET_STATS + "\ndef merge(ids, pair, idx):\n" + textwrap.indent(bomb, "    "))
+    assert result["exercises"]["get_stats"]["status"] == "pass", result
+    assert result["exercises"]["merge"]["status"] in ("error", "timeout"), result
+
+
+@pytest.mark.skipif(not ISOLATED, reason="a process's memory is capped by the sandbox")
+def test_processes_together_stay_within_the_memory_limit(tmp_path):
+    """Four children of 200 MB each pass no single process's limit, but their sum passes --memory."""
+    source = GET_STATS + '''
+def merge(ids, pair, idx):
+    from multiprocessing import Pool
+    with Pool(4) as pool:
+        pool.map(hold, range(4))
+    return ids
+
+
+def hold(i):
+    import time
+    block = bytearray(200 * 1024 * 1024)
+    for k in range(0, len(block), 4096):
+        block[k] = 1
+    time.sleep(3)
+    return len(block)
+'''
+    result = grade(tmp_path, "greedy.py", source, memory_mb=512)
+    assert result["exercises"]["get_stats"]["status"] == "pass", result
+    assert result["exercises"]["merge"]["status"] == "error", result
+    assert "memory" in result["exercises"]["merge"]["message"], result
+
+
+@pytest.mark.parametrize("stem, name", [("tokenizer", "tokenizer"), ("04 naive-bpe", "submission"),
+                                        ("json", "submission"), ("regex", "submission")])
+def test_the_module_name_is_the_one_import_would_give(tmp_path, stem, name):
+    assert module_name(tmp_path / f"{stem}.py") == name
