@@ -78,7 +78,7 @@ def setup(extra=None):
 
 def say_isolation():
     """One line: can bpe-grade run each submission in a sandbox here (needed to grade a class)?"""
-    probe = "from bpe_ref.grade import isolation; ok, why = isolation.status(); print(('yes: ' if ok else 'no: ') + why)"
+    probe = "from bpe_ref.grade.walls import isolation; ok, why = isolation.status(); print(('yes: ' if ok else 'no: ') + why)"
     out = subprocess.run([str(venv_python()), "-c", probe], cwd=ROOT, capture_output=True, text=True)
     answer = out.stdout.strip() or "no: could not tell"
     print(f"grading in a sandbox (bubblewrap), needed to grade a class: {answer}", flush=True)
@@ -93,14 +93,29 @@ def course_env():
     return env
 
 
+def workspace_args(argv):
+    """(the workspace folder, JupyterLab's options) from `lab`'s options: --workspace DIR or ./workspace."""
+    workspace, rest = ROOT / "workspace", []
+    args = iter(argv)
+    for arg in args:
+        if arg == "--workspace":
+            workspace = Path(next(args, "")).resolve()
+        elif arg.startswith("--workspace="):
+            workspace = Path(arg.split("=", 1)[1]).resolve()
+        else:
+            rest.append(arg)
+    return str(workspace), rest
+
+
 def main(argv):
     command = argv[0] if argv else "help"
     if command not in ("lab", "test", "setup"):
         print(__doc__)
         return 0 if command in ("help", "-h", "--help") else 2
     setup("test" if command == "test" else None)
-    if command == "lab":
-        return run([venv_python(), "-m", "bpe_ref.course.lab", *argv[1:]], env=course_env())
+    if command == "lab":  # the installed course's own `bpe-course lab DIR`, on ./workspace
+        workspace, rest = workspace_args(argv[1:])
+        return run([venv_python(), "-m", "bpe_ref.course.cli", "lab", workspace, *rest], env=course_env())
     if command == "test":
         env = course_env()
         return run([venv_python(), "-m", "pytest", *TEST_ARGS, *parallel_args(), *argv[1:]], env=env)

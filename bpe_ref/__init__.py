@@ -5,6 +5,9 @@ The public API: the core's and the formats' names, re-exported. The folders are 
 """
 
 import importlib
+import importlib.abc
+import importlib.util
+import sys
 
 from .basics.codepoints import from_u_plus, u_plus
 from .basics.hexadecimal import from_hex, to_hex
@@ -39,10 +42,50 @@ __all__ = [
     "GPT2_SPECIAL_TOKENS", "GPT4_SPECIAL_TOKENS", "O200K_SPECIAL_TOKENS",
 ]
 
-# Before the package had folders, `import bpe_ref` made these modules attributes (bpe_ref.naive.merge);
-# their old paths are aliases of the moved modules (bpe_ref/naive.py, ...), loaded on first use.
-OLD_MODULES = ("codepoints", "encodings", "export", "fast", "gpt2_files", "hexadecimal", "merges_cache", "naive",
-               "patterns", "pretokenize", "stream", "trainer", "unicode_classes", "words")
+# Module paths from before the package had folders. Each old name is the moved module itself, for
+# code and notebooks written before the move (`%load_ext bpe_ref.workbook`, `from bpe_ref.naive
+# import merge`, `python -m bpe_ref.lab`); `import bpe_ref` made the first fourteen attributes.
+OLD_PATHS = {
+    "codepoints": "basics.codepoints", "encodings": "formats.encodings", "export": "formats.export",
+    "fast": "core.fast", "gpt2_files": "formats.gpt2_files", "hexadecimal": "basics.hexadecimal",
+    "merges_cache": "formats.merges_cache", "naive": "core.naive", "patterns": "core.patterns",
+    "pretokenize": "core.pretokenize", "stream": "core.stream", "trainer": "core.trainer",
+    "unicode_classes": "core.unicode_classes", "words": "basics.words",
+    "corpus": "bench.corpora", "demo_limit": "course.demo_limit", "hub": "course.hub", "lab": "course.lab",
+    "plots": "course.plots", "read_only": "course.read_only", "viewer": "course.viewer",
+    "workbook": "course.workbook", "workspace": "course.workspace",
+}
+OLD_MODULES = tuple(OLD_PATHS)[:14]
+
+
+class OldPaths(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """The import system's side of OLD_PATHS: `bpe_ref.<old>` imports as the moved module."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        package, _, old = fullname.rpartition(".")
+        return importlib.util.spec_from_loader(fullname, self) if package == __name__ and old in OLD_PATHS else None
+
+    def create_module(self, spec):
+        module = importlib.import_module(moved(spec.name))
+        spec.loader_state = module.__spec__  # the import system sets __spec__ to the alias's next
+        return module
+
+    def exec_module(self, module):
+        module.__spec__ = module.__spec__.loader_state  # it ran already, under its own spec
+
+    def get_code(self, fullname):
+        """`python -m bpe_ref.<old>`: run the moved module as __main__."""
+        return compile(f"import runpy\nrunpy.run_module({moved(fullname)!r}, run_name='__main__', alter_sys=True)\n",
+                       f"<{fullname}>", "exec")
+
+
+def moved(fullname):
+    """'bpe_ref.course.lab' for 'bpe_ref.lab'."""
+    return f"{__name__}.{OLD_PATHS[fullname.rpartition('.')[2]]}"
+
+
+if not any(isinstance(finder, OldPaths) for finder in sys.meta_path):
+    sys.meta_path.append(OldPaths())
 
 
 def __getattr__(name):

@@ -4,8 +4,8 @@ Layers, lowest first: the core BPE (core/, basics/); formats (formats/, and the 
 public API in bpe_ref/__init__.py); the course's runtime (course/); the grader and the drill
 (grade/, practice/); the benchmark (bench/). A module may import its own layer and those below.
 An import inside a function runs only when it is called, so it may reach up (Tokenizer.save
-imports bpe_ref.formats.model_file): only module-level imports count. An old top-level path
-(bpe_ref/naive.py, ...) is an alias of a moved module and sits in that module's layer.
+imports bpe_ref.formats.model_file): only module-level imports count. The top level has no
+module of its own: old paths (bpe_ref.naive, ...) are names in bpe_ref.OLD_PATHS.
 """
 
 import ast
@@ -68,19 +68,16 @@ def import_graph(package, in_functions=False):
 
 
 def layer_of(name, graph, root):
-    """The layer of a module: by its folder; the package itself is the public API; an old
-    top-level path takes the layer of the one module it aliases."""
+    """The layer of a module: by its folder; the package itself is the public API. The top level
+    holds nothing else (old module paths are names mapped in bpe_ref/__init__.py, not files)."""
     parts = name.split(".")
     if len(parts) == 1:
         return PUBLIC_API
     if parts[1] in FOLDER_LAYERS:
         return FOLDER_LAYERS[parts[1]]
-    targets = {target for _, target in graph[name] if target.count(".") >= 2}
-    if len(targets) != 1:
-        raise AssertionError(f"{root / (parts[1] + '.py')}: a top-level module must be an alias of one "
-                             f"moved module (found imports of {sorted(targets) or 'nothing'}); put new "
-                             "code in a layer's folder")
-    return layer_of(targets.pop(), graph, root)
+    raise AssertionError(f"{root / (parts[1] + '.py')}: the package's top level holds only its products' "
+                         "folders; put new code in a layer's folder (an old module path goes in "
+                         "bpe_ref.OLD_PATHS)")
 
 
 def upward_imports(package):
@@ -185,7 +182,6 @@ def bad_package(tmp_path):
         "formats/model_file.py": "from ..core.base import Tokenizer\n",
         "course/__init__.py": "",
         "course/plots.py": "from ..core.naive import merge\n",
-        "naive.py": "import sys\n\nfrom .core import naive\n\nsys.modules[__name__] = naive\n",
     })
 
 
@@ -194,12 +190,15 @@ def test_an_upward_import_is_named_with_its_file_and_line(bad_package):
     assert found == [f"{bad_package / 'core' / 'base.py'}:2 imports bpe_ref.formats.model_file (core -> formats)"]
 
 
-def test_an_alias_takes_the_layer_of_its_module_and_stray_code_at_the_top_is_refused(bad_package):
-    write(bad_package, {"stray.py": "from .core import naive\nfrom .course import plots\n"})
+def test_a_module_at_the_top_level_is_refused(bad_package):
+    write(bad_package, {"naive.py": "import sys\n\nfrom .core import naive\n\nsys.modules[__name__] = naive\n"})
     files, graph = import_graph(bad_package)
-    assert layer_of("bpe_ref.naive", graph, bad_package) == "core"
-    with pytest.raises(AssertionError, match="stray.py: a top-level module must be an alias of one moved module"):
-        layer_of("bpe_ref.stray", graph, bad_package)
+    with pytest.raises(AssertionError, match="naive.py: the package's top level holds only its products' folders"):
+        layer_of("bpe_ref.naive", graph, bad_package)
+
+
+def test_the_top_level_holds_only_the_public_api():
+    assert sorted(p.name for p in PACKAGE.glob("*.py")) == ["__init__.py"]
 
 
 def test_a_cycle_is_found(bad_package):

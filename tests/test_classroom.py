@@ -17,10 +17,16 @@ import pytest
 from bpe_ref.grade.classroom import charts, overview, points
 from bpe_ref.grade.classroom import results as classroom
 from bpe_ref.grade.classroom.results import class_results, find_submissions, student_of, with_points
+from bpe_ref.grade.classroom.assignment import Assignment
 from bpe_ref.grade.classroom.points import DEFAULT_POINTS, GRADED, load_points
 
 ROOT = Path(__file__).resolve().parent.parent
 LEARNERS = Path(__file__).parent / "learners"
+
+
+def declared(*names, rule="latest"):
+    """An assignment of these exercises (default points), `rule` for two files of one exercise."""
+    return Assignment(list(names), load_points(), rule)
 
 
 def result(path, notes=(), **statuses):
@@ -61,7 +67,7 @@ def test_a_student_is_one_row_from_both_layouts(tmp_path):
         result(tmp_path / "course/submitted/bob/ps2/06.ipynb", encode="timeout"),
         result(tmp_path / "other.py", merge="pass"),
     ]
-    book = class_results(results, load_points())
+    book = class_results(results, load_points(), declared("get_stats", "merge", "train", "encode", rule="best"))
     assert [(row.name, row.is_student) for row in book.rows] == [
         ("alice", True), (str(tmp_path / "loose.py"), False), ("bob", True), (str(tmp_path / "other.py"), False)]
     alice, loose, bob, other = book.rows
@@ -83,10 +89,13 @@ def test_a_student_is_one_row_from_both_layouts(tmp_path):
 ])
 def test_the_better_verdict_counts(tmp_path, first, second, counted):
     book = class_results([result(tmp_path / "submissions/eve/a.py", merge=first),
-                          result(tmp_path / "submissions/eve/b.py", merge=second)], load_points())
+                          result(tmp_path / "submissions/eve/b.py", merge=second)], load_points(),
+                         declared("merge", rule="best"))
     verdict = book.rows[0].exercises["merge"]
     assert verdict["status"] == counted
     assert verdict["file"].endswith("a.py" if counted == first else "b.py")
+    file = "a.py" if counted == first else "b.py"
+    assert book.rows[0].duplicates == [f"2 files for merge: a.py, b.py; counted: {file} (better verdict per exercise)"]
 
 
 def test_find_submissions_expands_folders_and_skips_checkpoints(tmp_path):
@@ -126,7 +135,7 @@ def test_points_arithmetic(tmp_path):
     results = [result(tmp_path / "submissions/ann/a.py", get_stats="pass", merge="pass", train="fail"),
                result(tmp_path / "submissions/ann/b.py", train="pass", encode="error"),
                result(tmp_path / "submissions/ben/a.py", get_stats="pass", merge="fail", train="timeout")]
-    book = class_results(results, table)
+    book = class_results(results, table, declared("get_stats", "merge", "train", "encode", rule="best"))
     ann, ben = book.rows
     assert book.maximum == 1 + 2 + 3 + 3 == table["get_stats"] + table["merge"] + table["train"] + table["encode"]
     assert book.score(ann) == 1 + 2 + 3  # train passes in b.py; encode errs
@@ -180,7 +189,8 @@ def test_bpe_grade_a_class_from_both_layouts(tmp_path, bpe_grade):
         shutil.copy(LEARNERS / source, tmp_path / target)
     (tmp_path / "points.json").write_text('{"train_incremental": 10}', encoding="utf-8")
     run = bpe_grade("submissions", "course", "loose.py", "--csv", "class.csv", "--json", "--points", "points.json",
-                    "--jobs", "2", cwd=tmp_path)
+                    "--jobs", "2", "--duplicates", "best", "--workbooks", "01,03,04,05,06,10", "--exercises", "encode",
+                    cwd=tmp_path)
     assert run.returncode == 1, run.stderr  # not everything passes
     with open(tmp_path / "class.csv", encoding="utf-8", newline="") as f:
         rows = {row["student"]: row for row in csv.DictReader(f)}

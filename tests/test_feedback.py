@@ -6,6 +6,7 @@ grouping and chart tests use hand-made results.
 """
 
 import base64
+import hashlib
 import io
 import json
 import re
@@ -22,8 +23,8 @@ from bpe_ref.grade.classroom import overview
 from bpe_ref.grade.classroom.charts import DPI, PASS_COLOUR, pass_rate_figure, png_bytes, score_figure
 from bpe_ref.grade.classroom.results import class_results
 from bpe_ref.grade.judge.exercises import REGISTRY
-from bpe_ref.grade.classroom.feedback import write_feedback
-from bpe_ref.grade.classroom.points import load_points
+from bpe_ref.grade.classroom.feedback import SORTER, write_feedback
+from bpe_ref.grade.classroom.points import GRADED, load_points
 
 LEARNERS = Path(__file__).parent / "learners"
 EVE = "eve<img src=x onerror=alert(1)>"  # a folder name is student text too (no "/" in it)
@@ -91,6 +92,9 @@ class Page(HTMLParser):
         return next(s for s in self.sections if s["name"] == name)
 
 
+EVERY = ",".join(GRADED)  # the assignment: every exercise (ann's file has 16 of them)
+
+
 @pytest.fixture(scope="module")
 def class_run(tmp_path_factory, bpe_grade):
     """bpe-grade submissions/ --json --feedback: ann is right, bob has one bug, eve is hostile."""
@@ -100,7 +104,7 @@ def class_run(tmp_path_factory, bpe_grade):
         shutil.copy(LEARNERS / name, root / "submissions" / student / name)
     (root / "submissions" / EVE).mkdir(parents=True)
     (root / "submissions" / EVE / "eve.py").write_text(HOSTILE, encoding="utf-8")
-    run = bpe_grade("submissions", "--json", "--feedback", "feedback", "--jobs", "2", cwd=root)
+    run = bpe_grade("submissions", "--json", "--feedback", "feedback", "--jobs", "2", "--exercises", EVERY, cwd=root)
     results = {r["student"]: r for r in json.loads(run.stdout)}
     return root / "feedback", results
 
@@ -120,8 +124,9 @@ def test_a_page_per_student_and_a_class_page(class_run):
 def test_the_good_student_passes_everything(class_run):
     folder, results = class_run
     page = student_page(folder, "ann")
-    assert {s["name"]: s["status"] for s in page.sections} == dict.fromkeys(results["ann"]["exercises"], "pass")
-    assert len(page.sections) == 16  # every exercise graded in the class
+    shown = {s["name"]: s["status"] for s in page.sections}
+    assert {name: shown[name] for name in results["ann"]["exercises"]} == dict.fromkeys(results["ann"]["exercises"], "pass")
+    assert len(results["ann"]["exercises"]) == 16 and list(shown) == GRADED  # every exercise of the assignment
 
 
 def test_the_buggy_student_sees_the_verdict_input_expected_got_and_hint(class_run):
@@ -157,8 +162,14 @@ def test_nothing_a_student_wrote_becomes_markup(class_run):
     assert page.exercise("u_plus")["details"]["got"] == "\"<script>alert('got')</script>\""
     assert "return \"<script>alert('got')</script>\"" in page.exercise("u_plus")["code"]
     assert results[EVE]["exercises"]["u_plus"]["status"] == "fail"
-    index = Page((folder / "index.html").read_text(encoding="utf-8"))
-    assert "script" not in index.tags and set(index.tags) <= ALLOWED_TAGS
+    index_text = (folder / "index.html").read_text(encoding="utf-8")
+    index = Page(index_text)
+    assert index.tags.count("script") == 1 and set(index.tags) <= ALLOWED_TAGS | {"script", "input", "label",
+                                                                                  "thead", "tbody"}
+    assert index_text.count("<script>") == 1 and f"<script>{SORTER}</script>" in index_text  # the page's own only
+    assert f"script-src 'sha256-{base64.b64encode(hashlib.sha256(SORTER.encode()).digest()).decode()}'" in index_text
+    assert "unsafe-inline'; img-src data:; script-src 'sha256-" in index_text  # no 'unsafe-inline' for scripts
+    assert not [a for a in index.attrs if a.startswith("on")] and "http" not in SORTER
 
 
 def test_the_code_shown_is_read_never_run(tmp_path):

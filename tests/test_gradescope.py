@@ -177,3 +177,38 @@ def test_an_upload_with_nothing_to_grade_still_gets_results(autograder):
     root, _ = autograder
     results, _ = run_autograder(root, {"answers.txt": "def decode(ids, vocab): ..."}, bwrap=False)
     assert results["score"] == 0 and "Nothing could be graded" in results["output"]
+
+
+def test_the_bundle_fits_gradescope(tmp_path):
+    """setup.sh makes a venv even without python3-venv and installs only what grading needs; each
+    sandbox asks for less than the container's 768 MB; the assignment travels with the bundle."""
+    (tmp_path / "ps.json").write_text('{"workbooks": ["04", "05", "06"]}', encoding="utf-8")
+    bundle = build_bundle(tmp_path / "autograder.zip", assignment=tmp_path / "ps.json")
+    with zipfile.ZipFile(bundle) as z:
+        setup, run = z.read("setup.sh").decode(), z.read("run_autograder").decode()
+        needs = z.read("requirements-grade.txt").decode().split()
+        assert z.read("assignment.json") == (tmp_path / "ps.json").read_bytes()
+    for script in (setup, run):
+        assert subprocess.run(["bash", "-n"], input=script, text=True).returncode == 0
+    assert "apt-get install -y -qq python3-venv" in setup and "python3 -m virtualenv" in setup
+    assert "--no-deps" in setup and "-r \"$SOURCE/requirements-grade.txt\"" in setup
+    assert {n.split(">")[0] for n in needs} == {"regex", "tiktoken", "numpy", "nbformat", "hypothesis", "tqdm", "nltk"}
+    assert "--memory 512 --jobs 1" in run and "--assignment" in run
+
+
+def test_no_site_copy_is_left_in_tmp_by_a_run_as_class(autograder, tmp_path_factory):
+    """--run-as with two files at once: the pool processes share the parent's copy of the allowed
+    packages, which goes when the run ends."""
+    root, user = autograder
+    before = set(Path(tempfile.gettempdir()).glob("bpe-grade-site-*"))
+    folder = root / "class"
+    for student, learner in (("ann", "good_train_incremental.py"), ("bob", "bug_decode_strict.py")):
+        (folder / student).mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / "tests" / "learners" / learner, folder / student / "ps.py")
+    subprocess.run(["chmod", "-R", "a+rX", str(folder)], check=True)
+    run = subprocess.run([sys.executable, "-m", "bpe_ref.grade.cli", str(folder), "--run-as", user, "--no-isolation",
+                          "--jobs", "2", "--csv", str(root / "class.csv")], cwd=ROOT, capture_output=True,
+                         text=True, timeout=600)
+    assert run.returncode in (0, 1), run.stderr[-2000:]
+    assert (root / "class.csv").exists()
+    assert set(Path(tempfile.gettempdir()).glob("bpe-grade-site-*")) == before

@@ -5,6 +5,7 @@ gradebook scores too."""
 
 import csv
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -35,6 +36,7 @@ def small_class(tmp_path):
         (tmp_path / "submissions" / student).mkdir(parents=True)
         shutil.copy(LEARNERS / learner, tmp_path / "submissions" / student / "ps.py")
     shutil.copy(LEARNERS / "bug_decode_strict.py", tmp_path / "submissions" / "ann" / "old.py")
+    os.utime(tmp_path / "submissions" / "ann" / "old.py", (0, 0))  # handed in before ps.py: ps.py counts
     (tmp_path / "roster.csv").write_text(ROSTER, encoding="utf-8")
     (tmp_path / "times.csv").write_text(TIMES, encoding="utf-8")
     (tmp_path / "overrides.csv").write_text(OVERRIDES, encoding="utf-8")
@@ -76,12 +78,17 @@ def test_moodle_export_and_nbgrader_timestamps(tmp_path, bpe_grade):
     folder.mkdir(parents=True)
     shutil.copy(LEARNERS / "bug_decode_strict.py", folder / "ps.py")
     (folder / "timestamp.txt").write_text("2026-03-03 18:30:00.123456 UTC", encoding="utf-8")
-    run = bpe_grade("submitted", "--due", "2026-03-01T17:00Z", "--late", "5%/hour,max=30%", "--lms", "moodle",
-                    "--lms-csv", "moodle.csv", "--lms-column", "Problem set 1", cwd=tmp_path)
+    (tmp_path / "roster.csv").write_text("login,student_id,name\ncam,3001,Cam Cho\n", encoding="utf-8")
+    args = ("submitted", "--due", "2026-03-01T17:00Z", "--late", "5%/hour,max=30%", "--lms", "moodle",
+            "--lms-csv", "moodle.csv", "--lms-column", "Problem set 1")
+    refused = bpe_grade(*args, cwd=tmp_path)  # no roster: no ID number, so no row Moodle could misplace
+    assert refused.returncode == 2 and "cam has no ID number" in refused.stderr
+    run = bpe_grade(*args, "--roster", "roster.csv", cwd=tmp_path)
     assert run.returncode in (0, 1), run.stderr
     header, cam = read_csv(tmp_path / "moodle.csv")
     assert header == ["ID number", "Username", "Full name", "Problem set 1", "Feedback"]
-    assert cam[1] == "cam" and "handed in 2026-03-03T18:30+00:00" in cam[4] and "-30%" in cam[4]
+    assert cam[:3] == ["3001", "cam", "Cam Cho"]
+    assert "handed in 2026-03-03T18:30+00:00" in cam[4] and "-30%" in cam[4]
 
 
 @pytest.mark.parametrize("files, args, message", [

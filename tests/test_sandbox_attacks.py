@@ -240,7 +240,13 @@ def test_no_credit_without_the_work(graded_class, name):
                                   "spawns_shell", "forges_output", "patches_grader", "fork_bomb"])
 def test_attacks_on_others_change_only_the_attackers_row(graded_class, name):
     row = graded_class["rows"][name]
+    if name in REACHING_ATTACKERS:  # its module-level code reaches into the grader: nothing earns credit
+        assert (row["get_stats"], row["merge"]) == ("error", "error") and "reaches into the grader" in row["notes"], row
+        return
     assert (row["get_stats"], row["merge"]) == ("pass", "fail"), row  # graded as written: its own bug only
+
+
+REACHING_ATTACKERS = {"kills_parent", "stops_everyone"}  # os.kill: read in the source, before any verdict
 
 
 def test_no_stray_process_outlives_the_run(graded_class):
@@ -387,9 +393,10 @@ def test_a_file_has_one_clock_however_its_cells_and_calls_hang(tmp_path, bpe_gra
     start = time.monotonic()
     run = bpe_grade("slow.ipynb", "--json", "--timeout", "1", "--file-timeout", "6", cwd=tmp_path)
     took = time.monotonic() - start
-    verdicts = json.loads(run.stdout)[0]["exercises"]
+    result = json.loads(run.stdout)[0]
+    verdicts = result["exercises"]
     assert {v["status"] for v in verdicts.values()} <= {"timeout", "error"}, verdicts
-    assert any("--file-timeout" in v["message"] for v in verdicts.values()), verdicts
+    assert any("--file-timeout" in text for text in [*(v["message"] for v in verdicts.values()), *result["notes"]]), result
     assert took < 60  # 6 s of grading, whatever the machine's load; hours without the cap
 
 

@@ -102,10 +102,13 @@ def test_labelled_set_precision_and_recall_per_length(course):
     short, medium, long = (counts[("students", band)] for band in
                            ("short (< 50 tokens)", "medium (50-99)", "long (100 or more)"))
     assert short.tp + short.fp == 0 and short.tp + short.fn > 0  # short pairs exist and none is flagged
-    assert medium.precision >= 0.85 and medium.recall >= 0.85, medium
+    assert medium.precision >= 0.85 and medium.recall >= 0.8, medium
     assert long.precision >= 0.95 and long.recall >= 0.9, long
-    solution = counts[("solution", "medium (50-99)")]
-    assert solution.recall == 1 and solution.precision >= 0.9, solution
+    solution = counts[("solution", "medium (50-99)")]  # banded by the shorter side, the course's included
+    # the solution's higher bar (SOLUTION_MARGIN) leaves out the copies reworked by hand (jun's) but
+    # keeps honest code that ends up near the canonical form from being named (per_disguise.py)
+    assert solution.recall >= 0.6 and solution.precision == 1, solution
+    assert counts[("solution", "short (< 50 tokens)")].tp + counts[("solution", "short (< 50 tokens)")].fp == 0
     unfiltered = evaluate(similarity.THRESHOLD, course, min_tokens=0)[("students", "short (< 50 tokens)")]
     assert unfiltered.precision < medium.precision - 0.15  # why short code is left out
 
@@ -296,8 +299,11 @@ def test_a_notebook_handed_in_by_many_stays_one_group(course):
     assert sum(m.score == 1.0 for m in report.matches) >= 15 * 14 // 2
     section = similarity_section(similarity.SimilarityReport(similarity.THRESHOLD, [report]))
     assert f"<strong>Group 1</strong> ({len(report.clusters[0])} students)" in section
-    assert section.count('class="sbs"') == 3 * len(report.clusters)  # the closest pairs of each group
-    assert f"{len(report.matches) - 3} more pairs of this group in the CSV" in section
+    shown = section.count('class="sbs"') + section.count("the same code (after renaming")  # every member once
+    assert sum(len(c) // 2 for c in report.clusters) <= shown <= sum(len(c) - 1 for c in report.clusters)
+    for student in report.clusters[0]:
+        assert f"{student} and " in section or f" and {student}: score" in section
+    assert f"{len(report.matches) - shown} more pairs of this group in the CSV" in section
 
 
 def test_the_benchmark_runs(capsys):

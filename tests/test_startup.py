@@ -50,7 +50,7 @@ def test_import_writes_nothing(tmp_path):
 
 
 def test_plain_tiktoken_works_offline_in_any_process_of_the_environment(tmp_path):
-    """No bpe_ref import, no variable: the set-up's line in site-packages points tiktoken at the files."""
+    """No bpe_ref import, no variable: the course's tiktoken_ext plugin points tiktoken at the files."""
     code = ("import tiktoken\n"
             "for name in ['gpt2', 'r50k_base', 'cl100k_base', 'o200k_base']:\n"
             "    assert tiktoken.get_encoding(name).encode('hello world')\n")

@@ -5,7 +5,10 @@
     python tools/make_notebooks.py --execute solutions/04_naive_bpe.ipynb
                                               re-run a solution in place (fresh outputs for nbval)
 
-Four things are generated, each from one place:
+Five things are generated, each from one place:
+- the loader at the top of each workbook's first code cell (LOADER): it loads the course's
+  helpers, says in one line how to install the course where it is missing, and installs it on
+  Colab (or wherever $BPE_COURSE_INSTALL names a wheel, folder or URL to install) first;
 - a stub for every `### BEGIN SOLUTION` ... `### END SOLUTION` region (nbgrader's markers): the
   region becomes `# YOUR CODE HERE` and `raise NotImplementedError()`, after a comment with the
   exercise's task, which comes from the grader's catalogue (bpe_ref.grade.judge.exercises);
@@ -42,6 +45,22 @@ BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 CHECK_RE = re.compile(r"\bcheck\(\s*([A-Za-z_]\w*)")
 STUB_WIDTH = 88  # characters a stub's lines may take, indentation included: the editor does not wrap
 GIVEN_FROM = (naive, codepoints)  # where given helpers are written, once
+LOAD_LINE = "%load_ext bpe_ref.course.workbook"  # the loader's last line: the cell's own lines follow it
+LOADER = """\
+# Loads the course: its checks, token viewer and plots. Without the course this says how
+# to install it; on Colab it installs it first ($BPE_COURSE_INSTALL: what to install).
+import importlib, importlib.util, os, sys
+colab = "google.colab" in sys.modules
+course_source = os.environ.get("BPE_COURSE_INSTALL") or (colab and "bpe-course")
+if course_source and not importlib.util.find_spec("bpe_ref"):
+    %pip install --quiet "$course_source"
+    importlib.invalidate_caches()
+if not importlib.util.find_spec("bpe_ref"):
+    class CourseMissing(Exception):
+        _render_traceback_ = lambda self: [str(self)]  # one line, not a traceback
+    how = "run `%pip install bpe-course` (or `%pip install` its folder or wheel)"
+    raise CourseMissing(f"This workbook needs the course: {how}, then this cell again.")
+""" + LOAD_LINE + "\n"
 IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif"}
 
 
@@ -169,11 +188,24 @@ def fill_attachments(notebook, root=ROOT):
     return changed
 
 
+def fill_loader(notebook):
+    """The first code cell starts with LOADER, whatever loader (or bare LOAD_LINE) it had; True if changed."""
+    cell = next((c for c in notebook.cells if c.cell_type == "code"), None)
+    if cell is None or LOAD_LINE not in cell.source.splitlines():
+        raise ValueError("a workbook's first code cell must load the course: start it with " + LOAD_LINE)
+    own = cell.source.split(LOAD_LINE + "\n", 1)[1] if LOAD_LINE + "\n" in cell.source else ""
+    wanted = LOADER + own
+    changed = cell.source != wanted
+    cell.source = wanted
+    return changed
+
+
 def fill_generated(notebook):
-    """Given cells and attached pictures, written from their one source; True if any changed."""
+    """The loader, given cells and attached pictures, written from their one source; True if any changed."""
+    loader = fill_loader(notebook)
     given = fill_given(notebook)
     attached = fill_attachments(notebook)
-    return given or attached
+    return loader or given or attached
 
 
 def learner_copy(solution):

@@ -1,6 +1,6 @@
 """Open the course in JupyterLab: `python -m bpe_ref.course.lab [--workspace DIR] [JupyterLab options]`.
 
-`python3 course.py lab` runs this in the course's .venv (conda users run it themselves). It
+`bpe-course lab [DIR]` and `python3 course.py lab` run this (bpe_ref.course.cli). It
 - fills or tops up the learner's workspace (bpe_ref.course.workspace) and makes it the server's root,
   so the file browser holds the workbooks, the read-only solutions and the drills;
 - makes 00_start_here the server's default page: the browser opens it, and so does the URL the
@@ -11,8 +11,9 @@
   PATH from /etc/profile when lab was started without a terminal of its own), the
   "Jupyter news" pop-up and the update check are off (no network is needed, or wanted), and
   Markdown files (README.md, docs/) open rendered;
-- writes GPT-2's files into tiktoken's offline cache and a .pth line into site-packages, so
-  that `tiktoken.get_encoding("gpt2")` works offline in any Python process of the environment.
+- copies the rank files into a tiktoken cache folder the user chose (TIKTOKEN_CACHE_DIR), so
+  that tiktoken works offline there too (with no folder chosen, the tiktoken_ext plugin points
+  every process at the shipped files: nothing to write).
 """
 
 import json
@@ -20,13 +21,13 @@ import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 from ..formats.encodings import install_offline_cache
+from .material import CHECKOUT, course_root
 from .workspace import prepare
 
-COURSE = Path(__file__).resolve().parents[2]
+COURSE = course_root()  # a checkout, or the installed package's copies of the course's files
 FIRST_WORKBOOK = "00_start_here.ipynb"
 SETTINGS = {  # JupyterLab's overrides.json: {plugin: {setting: value}}
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
@@ -52,10 +53,11 @@ def terminal_rc(prefix):
 
 
 def configure(prefix=sys.prefix):
-    """Write the terminal and notification settings into the environment at `prefix`, and make
-    tiktoken find its files offline in every Python process of that environment."""
+    """Write the terminal and notification settings into the environment at `prefix`, and fill a
+    tiktoken cache folder the user chose with the course's files (the shipped folder needs nothing:
+    the tiktoken_ext plugin points tiktoken at it in every process)."""
     prefix = Path(prefix)
-    write_if_changed(site_packages(prefix) / TIKTOKEN_PTH, tiktoken_pth_line(install_offline_cache()))
+    install_offline_cache()
     if os.name != "nt":  # Windows terminals inherit the server's PATH: nothing resets it
         bash = shutil.which("bash")
         rc = prefix / "etc" / "bpe-course" / "terminal.bashrc"
@@ -83,20 +85,6 @@ def with_settings(overrides):
     return merged
 
 
-TIKTOKEN_PTH = "bpe_course_tiktoken.pth"  # run by Python at every start in this environment
-
-
-def site_packages(prefix):
-    """The environment's site-packages folder (where .pth files are read)."""
-    return Path(sysconfig.get_path("purelib", vars={"base": str(prefix), "platbase": str(prefix)}))
-
-
-def tiktoken_pth_line(folder):
-    """A .pth line that points tiktoken at `folder`, unless the user chose a cache folder."""
-    return (f"import os; os.environ.get('DATA_GYM_CACHE_DIR') or "
-            f"os.environ.setdefault('TIKTOKEN_CACHE_DIR', {str(folder)!r})\n")
-
-
 def read_json(path):
     try:
         return json.loads(Path(path).read_text(encoding="utf-8"))
@@ -111,9 +99,14 @@ def write_if_changed(path, text):
         path.write_text(text, encoding="utf-8")
 
 
+def default_workspace():
+    """A checkout's workspace/ (git ignores it); for an installed course, bpe-course/ in the current folder."""
+    return COURSE / "workspace" if COURSE == CHECKOUT else Path.cwd() / "bpe-course"
+
+
 def split_args(argv):
     """(workspace, the rest for jupyter lab) from our --workspace DIR and jupyter's own options."""
-    workspace, rest = COURSE / "workspace", []
+    workspace, rest = default_workspace(), []
     args = iter(argv)
     for arg in args:
         if arg == "--workspace":
@@ -130,11 +123,16 @@ def main(argv=None):
     configure()
     if argv == ["--configure"]:  # course.py setup: the settings only
         return 0
-    workspace, rest = split_args(argv)
+    return open_lab(*split_args(argv))
+
+
+def open_lab(workspace, jupyter_options=()):
+    """Make the workspace current, then run JupyterLab on it until it stops; its exit status."""
+    workspace = Path(workspace).resolve()
     for note in prepare(COURSE, workspace):
         print(f"workspace: {note}", flush=True)
     print(f"workspace: your work is saved in {workspace}", flush=True)
-    return subprocess.call(lab_command(workspace, rest), cwd=workspace)
+    return subprocess.call(lab_command(workspace, jupyter_options), cwd=workspace)
 
 
 def lab_command(workspace, rest=()):

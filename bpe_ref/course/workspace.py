@@ -1,9 +1,9 @@
 """The learner's workspace: one git-ignored folder that holds all of the learner's own work.
 
-`python3 course.py lab` opens JupyterLab on it. Each start makes it current without touching
-the learner's work:
-- a workbook it lacks is copied in from notebooks/ (a new one after `git pull`, or one the
-  learner deleted to start it over);
+`bpe-course lab` (and `python3 course.py lab` in a checkout) opens JupyterLab on it. Each start
+makes it current without touching the learner's work:
+- a workbook it lacks is copied in from the course's notebooks/ (a new one after an update, or
+  one the learner deleted to start it over);
 - a workbook the learner has not changed since it was copied follows the course's updates;
   one they have changed is kept, and the course's new version goes to updates/ beside it.
   Changed means its cells changed: a source edited, a cell added, deleted or moved. Opening,
@@ -157,24 +157,45 @@ def sync_material(course, workspace):
 
 
 def prepare(course, workspace):
-    """Make `workspace` current for the course at `course` (a clone); returns what changed."""
+    """Make `workspace` current for the course whose files are at `course` (a checkout, or the
+    installed package's copies: bpe_ref.course.material); returns what changed."""
     course, workspace = Path(course), Path(workspace)
-    if not (course / "notebooks").is_dir():
-        raise FileNotFoundError(f"{course} has no notebooks/ folder: run this from a clone of the course")
-    workspace.mkdir(parents=True, exist_ok=True)
-    manifest_path = workspace / MANIFEST
-    try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        manifest = {}
+    manifest = open_manifest(course, workspace)
     notes = sync_workbooks(course, workspace, manifest)
     notes += sync_material(course, workspace)
     (workspace / "practice").mkdir(exist_ok=True)
     if (course / "practice").is_dir():
         notes.append(f"your older drills are in {course / 'practice'}; move them into "
                      f"{workspace / 'practice'} to see them in JupyterLab")
-    temporary = manifest_path.with_suffix(".tmp")
-    temporary.write_text(json.dumps(manifest, indent=1, sort_keys=True), encoding="utf-8")
-    os.replace(temporary, manifest_path)
+    save_manifest(workspace, manifest)
     return notes
 
+
+def copy_workbooks(course, folder):
+    """Only the learner workbooks, into `folder`, for another front end (VS Code, Notebook, Colab),
+    by the workspace's rules: a changed workbook is never overwritten. Returns what changed."""
+    course, folder = Path(course), Path(folder)
+    manifest = open_manifest(course, folder)
+    notes = sync_workbooks(course, folder, manifest)
+    save_manifest(folder, manifest)
+    return notes
+
+
+def open_manifest(course, workspace):
+    """Create `workspace` if needed and read its manifest ({} for a new one)."""
+    if not (course / "notebooks").is_dir():
+        raise FileNotFoundError(f"{course} has no notebooks/ folder: reinstall the course "
+                                "(pip install bpe-course), or run this from a clone of it")
+    workspace.mkdir(parents=True, exist_ok=True)
+    try:
+        return json.loads((workspace / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def save_manifest(workspace, manifest):
+    """Write the manifest whole or not at all (a temporary file, then a rename)."""
+    path = workspace / MANIFEST
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps(manifest, indent=1, sort_keys=True), encoding="utf-8")
+    os.replace(temporary, path)

@@ -5,10 +5,11 @@ tiktoken looks for `$TIKTOKEN_CACHE_DIR/<sha1 of the download URL>` before it do
 checks the file's SHA-256. bpe_ref/data/tiktoken_cache holds the three rank files under those
 names, so pointing TIKTOKEN_CACHE_DIR there (done on `import bpe_ref` when the variable is
 unset; nothing is written) makes `tiktoken.get_encoding` work with no network, on any machine.
-tiktoken's own "gpt2" reads GPT-2's encoder.json and vocab.bpe instead; no package ships them,
-but they are the r50k_base ranks in another dress, so the course's set-up writes them into the
-cache, byte for byte (`install_offline_cache`), and a line in the environment's site-packages
-points every Python process of the environment at that cache.
+tiktoken's own "gpt2" reads GPT-2's encoder.json and vocab.bpe instead: they are the r50k_base
+ranks in another dress, written from them byte for byte (`ensure_gpt2_files`) and shipped beside
+them. The course's tiktoken_ext plugin (tiktoken_ext/bpe_course_offline.py) points every process
+that asks tiktoken for an encoding at the folder, whether it imports bpe_ref or not;
+`install_offline_cache` fills a cache folder the user chose instead.
 
 `from_tiktoken` recovers the merges from the ranks once and keeps them in the user's cache
 folder (bpe_ref.formats.merges_cache), so a new process loads them instead of recovering them again.

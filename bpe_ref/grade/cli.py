@@ -6,7 +6,12 @@
     bpe-grade drill.ipynb --json                 machine-readable
 
 A folder stands for every .ipynb and .py file under it. Files under submissions/<student>/ or
-nbgrader's submitted/<student>/<assignment>/ belong to that student (see classroom.py).
+nbgrader's submitted/<student>/<assignment>/ belong to that student (see classroom/results.py);
+an LMS download (Canvas's zip, a Gradescope export, Moodle's folders) is read as it comes
+(classroom/downloads.py). The assignment (--assignment, --workbooks) fixes the maximum.
+
+A class run shows one progress line on a terminal, then the scores; --verbose prints every
+file's verdicts, as a run on one learner's own files always does.
 
 Each submission runs in its own sandbox (bubblewrap, see isolation.py). Where that cannot run,
 one learner's own files are still graded, with a line that says they are not isolated; a class
@@ -26,15 +31,17 @@ from pathlib import Path
 
 from ..core.parallel import default_workers
 from .walls import isolation
+from .classroom.assignment import RULES, load_assignment
+from .classroom.downloads import read_download
 from .classroom.results import Found, class_results, find_class, is_class, print_scores, with_points, write_csv
 from .classroom.gradebook import open_gradebook, write_gradebook
 from .classroom.gradescope import VISIBILITY, write_gradescope
 from .classroom.late import LateRule, lateness, parse_rule, parse_time, read_times
-from .classroom.lms import SYSTEMS, write_lms
+from .classroom.lms import SYSTEMS, check_identified, write_lms
 from .outputs import json_text, say
 from .classroom.overrides import apply_overrides, read_overrides
 from .classroom.points import load_points
-from .classroom.roster import read_roster
+from .classroom.roster import merged, read_roster
 from .similarity.page import similarity_sections
 from .walls.sandbox import PROCESSES
 from .submission import grade_file  # noqa: F401  (the public entry point, used by _grade)
@@ -63,6 +70,15 @@ def parse_args(argv):
                         help="write one row per student: score, maximum, each exercise's status and points")
     parser.add_argument("--points", metavar="FILE",
                         help='a JSON object of points per exercise, e.g. {"train": 5}, over the default table')
+    parser.add_argument("--assignment", metavar="FILE",
+                        help='the assignment (JSON): {"workbooks": ["04", "05"], "exercises": {"train": 5}, '
+                             '"duplicates": "latest"}; it fixes every route\'s maximum')
+    parser.add_argument("--workbooks", metavar="LIST", help="the assignment's workbooks, e.g. 04,05,06")
+    parser.add_argument("--exercises", metavar="LIST", help="the assignment's exercises beyond its workbooks'")
+    parser.add_argument("--duplicates", choices=RULES,
+                        help="two files for one workbook: the latest by submission time counts (default), or the best")
+    parser.add_argument("--verbose", action="store_true",
+                        help="print every file's verdicts in a class run too (one learner's files: always)")
     parser.add_argument("--feedback", metavar="DIR",
                         help="write an HTML page per student and a class page (DIR/index.html)")
     parser.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
@@ -102,6 +118,10 @@ def parse_args(argv):
     parser.add_argument("--lms", choices=SYSTEMS, help="with --lms-csv: Canvas's or Moodle's grade-import columns")
     parser.add_argument("--lms-csv", metavar="FILE", help="write the grades for the LMS (needs --lms and --lms-column)")
     parser.add_argument("--lms-column", metavar="NAME", help="the assignment's column name in the LMS")
+    parser.add_argument("--lms-points", type=float, metavar="POINTS",
+                        help="scale scores to what the LMS assignment is worth, e.g. 100 (default: raw points)")
+    parser.add_argument("--lms-skip-unknown", action="store_true",
+                        help="leave students with no LMS identifier out of --lms-csv with a warning (default: refuse)")
     parser.add_argument("--no-isolation", action="store_true",
                         help="grade a class without bubblewrap's sandbox, accepting that a submission "
                              "can read and change what the grader's user can")
@@ -110,8 +130,12 @@ def parse_args(argv):
     if problem:
         parser.error(problem)
     try:
-        options.found = find_class(options.paths)
+        read_paths(options)
         options.table = load_points(options.points)
+        options.assignment = load_assignment(options.assignment, options.points, split_list(options.workbooks),
+                                             split_list(options.exercises), options.duplicates)
+        if options.assignment:
+            options.table = options.assignment.table
         if options.gradebook:
             options.gradebook = open_gradebook(options.gradebook, [f.path for f in options.found])
         read_class_files(options)
@@ -119,7 +143,7 @@ def parse_args(argv):
         parser.error(str(e))
     outputs = bool(options.csv or options.feedback or options.gradebook or options.lms_csv)
     # --gradescope alone: Gradescope's one submission, never a class, however its folders are laid out
-    options.is_class = outputs or (not options.gradescope and is_class(options.paths))
+    options.is_class = outputs or (not options.gradescope and (is_class(options.paths) or options.downloaded))
     isolated, why = (False, "--no-isolation") if options.no_isolation else isolation.status()
     if not isolated and options.is_class and not options.no_isolation:
         parser.error(f"grading a class needs a sandbox per submission, and {why}; "
@@ -133,18 +157,58 @@ def parse_args(argv):
     return options
 
 
+def split_list(text):
+    """'04, 05,06' -> ['04', '05', '06']; None for no text."""
+    return [part.strip() for part in text.split(",") if part.strip()] if text else None
+
+
+def read_paths(options):
+    """The files to grade: each LMS download read as it comes (its students, times and people),
+    every other path as a folder or file (find_class)."""
+    options.found, options.file_times, options.people, options.download_notes = [], {}, {}, {}
+    options.downloaded = False
+    plain = []
+    for path in options.paths:
+        download = read_download(path)
+        if download is None:
+            plain.append(path)
+            continue
+        options.downloaded = True
+        options.found += download.found
+        options.file_times.update(download.times)
+        options.people.update(download.people)
+        options.download_notes.update(download.notes)
+        print(f"{path}: read as a {download.kind} download, {len(download.people)} students", file=sys.stderr)
+    if plain or not options.found:
+        options.found += find_class(plain)
+
+
 def read_class_files(options):
     """Read and check every instructor file (roster, times, overrides, timestamps) before any
     grading; ValueError (one line) for the first problem."""
-    options.roster = read_roster(options.roster) if options.roster else None
+    options.roster = merged(read_roster(options.roster) if options.roster else None, options.people)
     options.due_at = parse_time(options.due, "--due") if options.due else None
     options.late_rule = parse_rule(options.late) if options.late else None
     if options.due_at and not options.late_rule:
         options.late_rule = LateRule(0.0, "day")  # --due alone: times shown, nothing taken off
-    options.submitted = read_times(options.times) if options.times else {}
+    options.submitted = download_times(options.found, options.file_times)
+    options.submitted.update(read_times(options.times) if options.times else {})  # the instructor's file wins
     students = {f.student for f in options.found if f.student}
     options.override_list = read_overrides(options.overrides, options.table, students) if options.overrides else []
     options.run_as_ids = isolation.learner_account(options.run_as) if options.run_as else None
+    if options.lms_csv:  # a student the LMS could not find is named now, not after grading
+        check_identified(options.roster, list(dict.fromkeys(f.student for f in options.found if f.student)),
+                         options.lms, options.lms_skip_unknown)
+
+
+def download_times(found, file_times):
+    """{student: the latest time their download gives for any of their files}."""
+    times = {}
+    for f in found:
+        when = file_times.get(f.path)
+        if f.student and when and (f.student not in times or when > times[f.student]):
+            times[f.student] = when
+    return times
 
 
 def option_problem(options):
@@ -163,6 +227,8 @@ def option_problem(options):
         return "--late needs --due (the date the penalty counts from)"
     if bool(options.lms) + bool(options.lms_csv) + bool(options.lms_column) not in (0, 3):
         return "--lms, --lms-csv and --lms-column go together, e.g. --lms canvas --lms-csv grades.csv --lms-column 'PS 4'"
+    if options.lms_points is not None and not 0 < options.lms_points <= 100000:
+        return f"--lms-points must be above 0 (what the LMS assignment is worth), not {options.lms_points:g}"
     if options.similarity_threshold is not None and not 0 < options.similarity_threshold <= 1:
         return f"--similarity-threshold must be above 0 and at most 1, not {options.similarity_threshold}"
     outputs = [(options.csv, "--csv", False), (options.feedback, "--feedback", True),
@@ -193,15 +259,18 @@ def grade_all(found, limits, jobs):
     if jobs == 1 or len(found) == 1:
         yield from (_grade((f, limits)) for f in found)
         return
+    # learner code run as another user reads a copy of the allowed packages: made once here and
+    # removed when this process ends (a pool process ends without atexit, so its own would stay)
+    shared = (isolation.site_copy(),) if limits.run_as and not limits.isolated else (None,)
     pending = found
     while pending:  # a grading process that dies takes only its own file: the rest go to a fresh pool
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_share_site, initargs=shared) as pool:
             futures = [pool.submit(_grade, (f, limits)) for f in pending]
             for i, future in enumerate(futures):
                 try:
                     result = future.result()
                 except BrokenProcessPool:
-                    yield _grade_alone(pending[i], limits)
+                    yield _grade_alone(pending[i], limits, shared)
                     pending = pending[i + 1:]
                     break
                 yield result
@@ -209,16 +278,21 @@ def grade_all(found, limits, jobs):
                 pending = []
 
 
-def _grade_alone(found, limits):
+def _grade_alone(found, limits, shared):
     """_grade in a process of its own (after a pool broke): if that process dies too, the file is
     that student's error, and the class goes on."""
-    with ProcessPoolExecutor(max_workers=1) as pool:
+    with ProcessPoolExecutor(max_workers=1, initializer=_share_site, initargs=shared) as pool:
         try:
             return pool.submit(_grade, (found, limits)).result()
         except BrokenProcessPool:
             message = "the grader could not grade this file: its grading process died (memory or a crash)"
             return {"path": found.path, "passed": False, "exercises": {}, "notes": [message], "error": message,
                     "student": found.student}
+
+
+def _share_site(folder):
+    if folder:
+        isolation.share_site_copy(folder)
 
 
 def _grade(args):
@@ -282,21 +356,42 @@ def similarity_or_note(book, options):
         return []
 
 
-def main(argv=None):
-    options = parse_args(sys.argv[1:] if argv is None else argv)
-    options.started = time.monotonic()
-    results = []
+def graded_with_progress(options):
+    """Every file's result, in order. A class on a terminal shows one progress line (files graded
+    of the total, elapsed, left, errors so far); --verbose, or one learner's own files, prints each
+    file's verdicts instead."""
     total = len(options.found)
+    verbose = options.verbose or not options.is_class
+    bar = None
+    if options.is_class and not verbose and not options.json and sys.stderr.isatty() and total > 1:
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, unit="file", file=sys.stderr, dynamic_ncols=True,
+                   bar_format="{n}/{total} files graded [{elapsed} elapsed, {remaining} left]{postfix}")
+    results, errors = [], 0
     for i, result in enumerate(grade_all(options.found, options.limits, options.jobs), 1):
         results.append(result)
-        if not options.json:
-            print_table(result)
-        elif total > 1 and sys.stderr.isatty():
+        errors += bool(result.get("error")) or any(ex["status"] == "error" for ex in result["exercises"].values())
+        if bar is not None:
+            bar.set_postfix_str(f"{errors} with errors", refresh=False)
+            bar.update(1)
+        elif options.json and total > 1 and sys.stderr.isatty():
             say(f"[{i}/{total}] {result['path']}", sys.stderr)
-    # every sandbox is gone: what follows is written from the verdicts alone
+        elif verbose and not options.json:
+            print_table(result, sys.stdout)
+    if bar is not None:
+        bar.close()
+    return results
+
+
+def class_book(options, results):
+    """The class's rows from the verdicts (overrides applied), with the roster, the download's
+    notes and the late penalties."""
     results = apply_overrides(results, options.override_list)
-    book = class_results(results, options.table)
+    book = class_results(results, options.table, options.assignment, options.file_times)
     book.roster = options.roster
+    for row in book.rows:
+        row.notes += options.download_notes.get(row.name, [])
     if options.late_rule:
         book.due = options.due_at
         book.late = {row.name: lateness(row, options.due_at, options.late_rule, options.submitted)
@@ -304,19 +399,37 @@ def main(argv=None):
         for row in book.rows:  # a student's unreadable timestamp.txt is their row's note, not the run's end
             if row.name in book.late and book.late[row.name].problem:
                 row.notes.append(book.late[row.name].describe(book.due))
+    return results, book
+
+
+def main(argv=None):
+    options = parse_args(sys.argv[1:] if argv is None else argv)
+    options.started = time.monotonic()
+    results = graded_with_progress(options)
+    # every sandbox is gone: what follows is written from the verdicts alone
+    results, book = class_book(options, results)
+    if options.is_class and not options.json:
+        say(book.assignment.describe(), sys.stderr)
     if options.json:
         print(json_text([with_points(r, options.table) for r in results], indent=2))
     elif options.is_class:
         print_scores(book, sys.stdout)
     elif len(results) > 1:
-        print_totals(results)
+        print_totals(results, sys.stdout)
     if options.csv:
         write_csv(book, options.csv)
+        print(f"class CSV: {options.csv}", file=sys.stderr)
     if options.lms_csv:
-        write_lms(book, options.lms_csv, options.lms, options.lms_column)
+        try:
+            write_lms(book, options.lms_csv, options.lms, options.lms_column, options.lms_points,
+                      options.lms_skip_unknown, lambda line: say(line, sys.stderr))
+        except ValueError as e:
+            say(f"bpe-grade: error: {e}", sys.stderr)
+            return 2
+        print(f"{options.lms} CSV: {options.lms_csv}", file=sys.stderr)
     if options.gradescope:
         write_gradescope(options.gradescope, results, options.table, options.gradescope_visibility,
-                         time.monotonic() - options.started)
+                         time.monotonic() - options.started, options.assignment)
     sections = similarity_or_note(book, options) if options.similarity else []
     if options.feedback:
         from .classroom.feedback import write_feedback  # matplotlib: only when pages are wanted

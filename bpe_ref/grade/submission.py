@@ -1,4 +1,5 @@
-"""Grade one submission file (.ipynb or .py) in a sandbox process: the heart of bpe-grade."""
+"""Grade one submission file (.ipynb or .py) in a sandbox process: the heart of bpe-grade
+(grade_file lists its stages: read, load, judge, withhold, report)."""
 
 import dataclasses
 import sys
@@ -27,25 +28,41 @@ def grade_file(path, timeout=10.0, memory_mb=2048, isolated=False, file_timeout=
 
     `isolated` runs the submission behind bubblewrap's walls (isolation.py); `file_timeout` caps
     its whole wall time (default 20 x `timeout`); `run_as` (uid, gid) is the account a root grader
-    without bubblewrap runs the learner's code as."""
+    without bubblewrap runs the learner's code as; `processes`, what the code may start.
+
+    Grading one file is one list of stages, in order (as nbgrader's autograde lists its preprocessors):
+      read      its cells as plain Python, and which workbook or drill of the course it is, from the
+                course's own copy, never the file's metadata (reading/source.py, course_copy.py)
+      load      the cells run in a sandbox of their own, which only answers (walls/sandbox.py)
+      judge     each exercise found, by name or by behaviour, against the reference (judge/)
+      withhold  no credit for code that reaches into the grader (reading/reaching.py)
+      report    the verdicts, and notes on what failed to load or went ungraded
+    """
     path = Path(path)
     try:
-        cells, metadata = read_submission(path)
+        cells, course = read_submission(path)  # read
     except UnreadableSubmission as e:
         return summary(path, {}, [str(e)], error=str(e))
-    module = "__main__" if path.suffix == ".ipynb" else module_name(path)  # a .py runs as on import
     sandbox = Sandbox(cells, cwd=str(path.parent.resolve()), timeout=timeout, memory_mb=memory_mb,
-                      isolated=isolated, file_timeout=file_timeout, module=module, run_as=run_as,
-                      file=str(path.resolve()), processes=processes)
+                      isolated=isolated, file_timeout=file_timeout, run_as=run_as, processes=processes,
+                      module="__main__" if path.suffix == ".ipynb" else module_name(path),  # a .py as on import
+                      file=str(path.resolve()))
     notes = []  # exercises looked for by behaviour and not found
     try:
-        loaded = sandbox.start()
-        results = grade_loaded(sandbox, cells, metadata, loaded, timeout, notes)
+        loaded = sandbox.start()  # load
+        results = grade_loaded(sandbox, cells, course, loaded, timeout, notes)  # judge
     finally:
         sandbox.close()
-    results, flagged = withhold_reaching(results, cells)
-    unloaded = not_loaded(sandbox, cells) + ungraded_classes(sandbox.defined, results)
-    return summary(path, results, cell_notes(sandbox, cells) + notes + flagged + unloaded, held_back=bool(unloaded))
+    results, flagged = withhold_reaching(results, cells)  # withhold
+    return report(path, sandbox, cells, results, notes + flagged)  # report
+
+
+def report(path, sandbox, cells, results, notes):
+    """The file's verdicts and notes; it is not passed while something in it went ungraded."""
+    unloaded = not_loaded(sandbox, cells)
+    ungraded = ungraded_classes(sandbox.defined, results)
+    held_back = ungraded or [note for note in unloaded if "left ungraded" in note]
+    return summary(path, results, cell_notes(sandbox, cells) + notes + unloaded + ungraded, held_back=bool(held_back))
 
 
 def module_name(path):
@@ -271,7 +288,8 @@ TOKENIZER_METHODS = {"train", "encode", "decode", "encode_ordinary", "encode_ite
 
 def not_loaded(sandbox, cells):
     """One note per cell of the learner's own code (a def or a class) that failed to load, naming
-    the line, the exception and what it leaves ungraded: such a file is never `passed`."""
+    the line, the exception and what it leaves ungraded: a file with something left ungraded is
+    never `passed` (one whose every definition ran before the failure is graded on them)."""
     notes = []
     for index, report in sorted(sandbox.cell_reports.items()):
         cell = cells[index]

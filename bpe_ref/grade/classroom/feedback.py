@@ -2,16 +2,19 @@
 
     write_feedback(book, "feedback/")   # feedback/students/<name>.html, index.html, two PNG charts
 
-Pages are plain HTML with inline CSS and no script, readable offline. Every piece of text that
-comes from a submission (names, code, messages, values) is escaped, and the pages forbid scripts
-outright (Content-Security-Policy), so nothing a student wrote can become markup. The code shown
-is read from the file as text; it is never run to show it.
+Pages are plain HTML with inline CSS, readable offline. Every piece of text that comes from a
+submission (names, code, messages, values) is escaped, and each page's Content-Security-Policy
+allows no script but the class page's own one (SORTER, allowed by its SHA-256 hash, which sorts
+and filters its tables and reaches nothing outside the page), so nothing a student wrote can
+become markup or run. The code shown is read from the file as text; it is never run to show it.
 """
 
 import base64
 import datetime
+import hashlib
 import html
 import re
+import statistics
 from pathlib import Path
 
 from . import overview
@@ -25,11 +28,48 @@ ICONS = {"pass": "✅", "fail": "❌", "error": "💥", "timeout": "⏰", "missi
 VERDICTS = {"pass": "passes", "fail": "a wrong answer", "error": "raises or crashes", "timeout": "too slow",
             "missing": "not written", "reference": "uses the reference"}
 POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+# The class page's one script: click a header to sort its table, type in a filter box to show only
+# the rows holding that text. No network, no eval, nothing outside the page.
+SORTER = """
+document.querySelectorAll("table.sortable").forEach(function (table) {
+  var body = table.tBodies[0];
+  table.querySelectorAll("thead th").forEach(function (th, column) {
+    th.tabIndex = 0;
+    th.addEventListener("click", function () {
+      var up = th.getAttribute("aria-sort") !== "ascending";
+      table.querySelectorAll("thead th").forEach(function (other) { other.removeAttribute("aria-sort"); });
+      th.setAttribute("aria-sort", up ? "ascending" : "descending");
+      var rows = Array.prototype.slice.call(body.rows);
+      rows.sort(function (a, b) {
+        var x = a.cells[column].getAttribute("data-sort") || a.cells[column].textContent;
+        var y = b.cells[column].getAttribute("data-sort") || b.cells[column].textContent;
+        var nx = parseFloat(x), ny = parseFloat(y);
+        var order = (!isNaN(nx) && !isNaN(ny)) ? nx - ny : x.localeCompare(y);
+        return up ? order : -order;
+      });
+      rows.forEach(function (row) { body.appendChild(row); });
+    });
+  });
+});
+document.querySelectorAll("input.filter").forEach(function (box) {
+  var table = document.getElementById(box.getAttribute("data-table"));
+  box.addEventListener("input", function () {
+    var wanted = box.value.toLowerCase();
+    Array.prototype.forEach.call(table.tBodies[0].rows, function (row) {
+      row.hidden = wanted !== "" && row.textContent.toLowerCase().indexOf(wanted) < 0;
+    });
+  });
+});
+"""
+SCRIPT_POLICY = (f"{POLICY}; script-src 'sha256-"
+                 f"{base64.b64encode(hashlib.sha256(SORTER.encode('utf-8')).digest()).decode('ascii')}'")
 STYLE = """
 body { font: 15px/1.45 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
 h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; margin-top: 2rem; }
 table { border-collapse: collapse; margin: 0.5rem 0; } td, th { border: 1px solid #ccc; padding: 0.3rem 0.6rem; text-align: left; vertical-align: top; }
 th { background: #f3f3f3; } .num { text-align: right; }
+table.sortable thead th { cursor: pointer; } th[aria-sort=ascending]::after { content: " \\25B2"; }
+th[aria-sort=descending]::after { content: " \\25BC"; } .flag { color: #c62828; font-weight: 600; }
 .exercise { border: 1px solid #ccc; border-left: 6px solid #999; border-radius: 4px; margin: 1rem 0; padding: 0.4rem 1rem; }
 .pass { border-left-color: #2e7d32; } .fail, .error { border-left-color: #c62828; }
 .timeout, .reference { border-left-color: #ef6c00; } .missing { border-left-color: #9e9e9e; }
@@ -46,10 +86,13 @@ def esc(value):
     return html.escape(str(value), quote=True)
 
 
-def page(title, body):
-    """A whole HTML document around already-escaped `body`."""
+def page(title, body, script=False):
+    """A whole HTML document around already-escaped `body`; with `script`, SORTER at its end,
+    which the page's policy allows by its hash (and nothing else)."""
+    policy = SCRIPT_POLICY if script else POLICY
+    body += f"\n<script>{SORTER}</script>" if script else ""
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-            f'<meta http-equiv="Content-Security-Policy" content="{POLICY}">\n'
+            f'<meta http-equiv="Content-Security-Policy" content="{policy}">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{esc(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n{body}\n"
             f'<p class="muted">Made by bpe-grade on {datetime.date.today().isoformat()}.</p>\n</body>\n</html>\n')
@@ -78,16 +121,20 @@ def student_page(book, row):
     sources = SourceReader()
     passed = sum(row.exercises[name]["status"] == "pass" for name in book.columns)
     who = "Student" if row.is_student else "File"
-    parts = [f"<h1>Feedback: {esc(row.name)}</h1>",
-             f"<p><strong>Score: {esc(show_points(book.score(row)))} / {esc(show_points(book.maximum))} points"
-             f"</strong> &middot; {passed} of {len(book.columns)} exercises pass.</p>",
+    student = book.display_name(row)
+    final = book.final_score(row)
+    score = (f"Score: {esc(show_points(final))} / {esc(show_points(book.maximum))} points</strong>"
+             + (f" ({esc(show_points(book.score(row)))} before the late penalty)" if final != book.score(row) else ""))
+    parts = [f"<h1>Feedback: {esc(student)}</h1>",
+             f"<p><strong>{score} &middot; {passed} of {len(book.columns)} exercises pass.</p>",
              f"<p class=\"muted\">{who}. Files graded: {', '.join(f'<code>{esc(f)}</code>' for f in row.files)}</p>"]
     parts += [f"<p>{esc(fact)}</p>" for fact in book.facts(row)]  # roster and lateness, when given
+    parts += [f'<p class="flag">{esc(line)}</p>' for line in row.duplicates]
     for name in book.columns:
         parts.append(exercise_section(book, row, name, sources))
     if row.notes:
         parts.append("<h2>Notes</h2>\n<ul>" + "".join(f"<li>{esc(note)}</li>" for note in row.notes) + "</ul>")
-    return page(f"Feedback: {row.name}", "\n".join(parts))
+    return page(f"Feedback: {student}", "\n".join(parts))
 
 
 def exercise_section(book, row, name, sources):
@@ -158,8 +205,12 @@ def class_page(book, links, charts, sections=()):
              "<h2>Pass rate per exercise</h2>",
              img(charts["pass_rate.png"], "Pass rate per exercise"),
              exercise_table(book), *sections,
-             "<h2>Students</h2>", student_table(book, links)]
-    return page("Class overview", "\n".join(parts))
+             *section_table(book),
+             "<h2>Students</h2>", esc(book.assignment.describe()) if book.assignment else "",
+             '<p><label>Filter: <input class="filter" data-table="students" type="search" '
+             'placeholder="a name, section or status"></label> <span class="muted">Click a heading to sort.</span></p>',
+             student_table(book, links)]
+    return page("Class overview", "\n".join(parts), script=True)
 
 
 def img(png, alt):
@@ -216,14 +267,60 @@ def failure_text(failure, total):
 
 
 def student_table(book, links):
+    """One row per student: name, login, section, final score (after late work and overrides) with
+    the raw score beside it, the status of each exercise, and a flag for two files of one workbook."""
+    roster = bool(book.roster)
+    head = ["student"] + (["login", "section"] if roster else []) + ["final", "raw", "late"]
+    head += [name for name in book.columns] + ["flags"]
     rows = []
     for row in book.rows:
-        passed = sum(row.exercises[name]["status"] == "pass" for name in book.columns)
-        rows.append(f'<tr><td><a href="students/{esc(links[row.name])}">{esc(row.name)}</a></td>'
-                    f'<td class="num">{esc(show_points(book.score(row)))}</td>'
-                    f'<td class="num">{passed}/{len(book.columns)}</td></tr>')
-    return ("<table><tr><th>student</th><th>score</th><th>exercises passed</th></tr>"
-            + "".join(rows) + "</table>")
+        person = book.person(row)
+        cells = [f'<td data-sort="{esc(book.display_name(row).lower())}"><a href="students/{esc(links[row.name])}">'
+                 f"{esc(book.display_name(row))}</a></td>"]
+        if roster:
+            cells += [f"<td>{esc(row.name)}</td>", f"<td>{esc(person.section if person else '')}</td>"]
+        cells += [f'<td class="num">{esc(show_points(book.final_score(row)))}</td>',
+                  f'<td class="num">{esc(show_points(book.score(row)))}</td>',
+                  f'<td class="num">{esc(show_points(book.penalty(row)))}%</td>']
+        for name in book.columns:
+            verdict = row.exercises[name]
+            status = "override" if verdict.get("override") else verdict["status"]
+            cells.append(f'<td data-sort="{esc(status)}" title="{esc(verdict.get("message", ""))}">'
+                         f"{ICONS.get(verdict['status'], '')} {esc(status)}</td>")
+        unlisted = roster and row.is_student and not (person and person.student_id)
+        flags = "; ".join(row.duplicates + (["not in the roster"] if unlisted else []))
+        cells.append(f'<td class="flag">{esc(flags)}</td>')
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    header = "".join(f"<th>{esc(name)}</th>" for name in head)
+    return (f'<table id="students" class="sortable"><thead><tr>{header}</tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table>")
+
+
+def section_table(book):
+    """Per-section figures (students, mean, median, lowest and highest final score in %, pass rate
+    per exercise); nothing when the roster names no sections."""
+    if not book.roster or not book.maximum:
+        return []
+    groups = {}
+    for row in book.rows:
+        person = book.person(row)
+        groups.setdefault(person.section if person and person.section else "(none)", []).append(row)
+    if list(groups) == ["(none)"]:
+        return []
+    head = ["section", "students", "mean", "median", "lowest", "highest"] + list(book.columns)
+    lines = []
+    for section, rows in sorted(groups.items()):
+        finals = [100 * book.final_score(row) / book.maximum for row in rows]
+        cells = [esc(section), str(len(rows))] + [f"{value:.0f}%" for value in (
+            statistics.fmean(finals), statistics.median(finals), min(finals), max(finals))]
+        cells += [f"{100 * sum(row.exercises[n]['status'] == 'pass' for row in rows) / len(rows):.0f}%"
+                  for n in book.columns]
+        lines.append("<tr>" + "".join(f'<td{"" if i == 0 else " class=num"}>{c}</td>'
+                                      for i, c in enumerate(cells)) + "</tr>")
+    header = "".join(f"<th>{esc(name)}</th>" for name in head)
+    return ["<h2>Sections</h2>", '<p class="muted">Final scores (after late work and overrides) as a share of '
+            "the maximum; pass rate per exercise.</p>",
+            f'<table class="sortable"><thead><tr>{header}</tr></thead><tbody>{"".join(lines)}</tbody></table>']
 
 
 # ---------------------------------------------------------------------------- writing it all

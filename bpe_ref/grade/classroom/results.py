@@ -9,9 +9,10 @@ Students are found from the folder layout, always from the top of the folder giv
 The student is the first folder under that root, never a submissions/ folder found deeper (a
 student cannot hand in a classmate's folder). Symbolic links are never followed: such a file is
 that student's error, with the reason. Any other file is a loose file and gets a row of its own.
-When two of a student's files grade the same exercise, the better verdict counts (in the order
-of RANK). Every row has the same maximum: the points of every exercise graded in any file of the
-run, so an exercise a student did not hand in counts as missing.
+When two of a student's files grade the same exercise, the assignment's rule says which counts
+(the latest by submission time by default, or the better verdict in the order of RANK), and the
+row says so. Every row has the same maximum, the assignment's (assignment.py): an exercise a
+student did not hand in counts as 0, "not handed in".
 """
 
 import os
@@ -21,6 +22,7 @@ from pathlib import Path
 
 from ..judge import exercises
 from ..outputs import csv_writer, say
+from .assignment import derived
 from .points import GRADED, earned, show_points
 
 STUDENT_FOLDERS = ("submissions", "submitted")
@@ -37,6 +39,7 @@ class Found:
     path: str
     student: str = None
     problem: str = None
+    submitted: object = None  # when it was handed in (an aware datetime), where the download says
 
 
 def find_class(paths):
@@ -140,18 +143,44 @@ class Row:
     exercises: dict = field(default_factory=dict)  # name -> the verdict that counts, with its 'file'
     notes: list = field(default_factory=list)
     errors: list = field(default_factory=list)  # (file, why) for files handed in but not gradable
+    candidates: dict = field(default_factory=dict)  # name -> [(verdict, file's time, order)]
+    duplicates: list = field(default_factory=list)  # one line per set of files that grade the same exercises
 
-    def add(self, result):
-        """Take in one graded file: its notes, and every verdict better than the one held."""
+    def add(self, result, submitted=None):
+        """Take in one graded file: its notes and every verdict (which counts: choose)."""
         self.files.append(result["path"])
         if result.get("error") and not result["exercises"]:
             self.errors.append((result["path"], result["error"]))
         for name, verdict in result["exercises"].items():
             name = verdict.get("course", name)  # a class's method counts for its course exercise
-            held = self.exercises.get(name)
-            if held is None or rank(verdict) < rank(held):
-                self.exercises[name] = {**verdict, "file": result["path"]}
+            held = self.candidates.setdefault(name, [])
+            held.append(({**verdict, "file": result["path"]}, submitted, len(self.files)))
         self.notes += [f"{Path(result['path']).name}: {note}" for note in result["notes"]]
+
+    def choose(self, columns, rule):
+        """Set each column's verdict from the candidates by `rule` ("latest" or "best"); two files
+        for one exercise are flagged in `duplicates`, extra exercises in the notes."""
+        shared = {}
+        for name, held in self.candidates.items():
+            if rule == "best":
+                self.exercises[name] = min(held, key=lambda c: (rank(c[0]), c[2]))[0]
+            else:  # latest by submission time; files handed in together (the same second): the better verdict
+                self.exercises[name] = max(held, key=lambda c: (c[1] is not None, round(c[1] or 0), -rank(c[0]),
+                                                                c[2]))[0]
+            files = tuple(dict.fromkeys(c[0]["file"] for c in held))
+            if len(files) > 1 and name in columns:
+                shared.setdefault(files, []).append(name)
+        for files, names in shared.items():
+            counted = {Path(self.exercises[name]["file"]).name for name in names}
+            how = "latest by submission time" if rule == "latest" else "better verdict per exercise"
+            which = counted.pop() if len(counted) == 1 else "the better verdict of files handed in together"
+            self.duplicates.append(f"{len(files)} files for {', '.join(names)}: "
+                                   f"{', '.join(Path(f).name for f in files)}; counted: {which} ({how})")
+        extra = [name for name in GRADED if name in self.candidates and name not in columns]
+        if extra:
+            self.notes.append(f"graded but not part of the assignment (no points): {', '.join(extra)}")
+        for name in extra:
+            del self.exercises[name]
 
 
 def rank(verdict):
@@ -167,6 +196,7 @@ class ClassResults:
     columns: list
     table: dict
     roster: dict = None  # login -> roster.Person (--roster)
+    assignment: object = None  # the assignment.Assignment the columns and maximum come from
     late: dict = None  # row name -> late.Lateness (--due and --late)
     due: object = None  # the due date (an aware datetime)
 
@@ -178,11 +208,25 @@ class ClassResults:
         """The score after the late penalty, rounded to hundredths."""
         return round(self.score(row) * (1 - self.penalty(row) / 100), 2)
 
+    def person(self, row):
+        """The roster's (or the download's) Person for a student row, or None."""
+        if not self.roster or not row.is_student:
+            return None
+        if row.name in self.roster:
+            return self.roster[row.name]
+        named = [p for p in self.roster.values() if p.name == row.name]
+        return named[0] if len(named) == 1 else None
+
+    def display_name(self, row):
+        """The student's name where the roster gives one, else the folder (or file) name."""
+        person = self.person(row)
+        return person.name if person and person.name else row.name
+
     def facts(self, row):
         """Lines about who the row is and when it was handed in (for the pages), from the roster and --due."""
         lines = []
-        person = self.roster.get(row.name) if self.roster and row.is_student else None
-        if person:
+        person = self.person(row)
+        if person and person.student_id:
             section = f", section {person.section}" if person.section else ""
             lines.append(f"{person.name} (student id {person.student_id}{section})")
         elif self.roster and row.is_student:
@@ -203,11 +247,13 @@ class ClassResults:
         return sum(self.table[name] for name in self.columns)
 
 
-def class_results(results, table):
+def class_results(results, table, assignment=None, times=None):
     """Group graded files (grade_file's dicts, in order) into rows, one per student or loose file.
 
-    A student's row comes where their first file does; exercises they never handed in are
-    filled in as missing, so every row has every column.
+    A student's row comes where their first file does. The columns are the assignment's (or,
+    when none was declared, the exercises most rows were graded on: assignment.derived); each
+    row's exercises it never handed in are filled in as missing, so every row has every column.
+    `times` ({path: aware datetime}) says when each file was handed in, for the duplicates rule.
     """
     rows = {}
     for result in results:
@@ -215,16 +261,35 @@ def class_results(results, table):
         key = ("student", student) if student is not None else ("file", result["path"])
         if key not in rows:
             rows[key] = Row(name=key[1], is_student=student is not None)
-        rows[key].add(result)
-    graded = {verdict.get("course", name) for result in results for name, verdict in result["exercises"].items()}
-    for result in results:  # a file handed in but not gradable still counts for its workbook
-        if result.get("error") and not result["exercises"]:
-            graded.update(exercises.workbook_exercises(Path(result["path"]).stem))
-    columns = [name for name in GRADED if name in graded]
+        rows[key].add(result, file_time(result["path"], times))
+    if assignment is None or not assignment.declared and not assignment.columns:
+        rule = assignment.duplicates if assignment else "latest"
+        assignment = derived([graded_in(row) for row in rows.values()], table, rule)
+    columns = list(assignment.columns)
     for row in rows.values():
+        row.choose(columns, assignment.duplicates)
         for name in columns:
             row.exercises.setdefault(name, unfilled(row, name))
-    return ClassResults(list(rows.values()), columns, table)
+    return ClassResults(list(rows.values()), columns, assignment.table, assignment=assignment)
+
+
+def graded_in(row):
+    """The exercises a row's files were graded on (a file handed in but not gradable counts for
+    its workbook's)."""
+    names = set(row.candidates)
+    for path, _ in row.errors:
+        names.update(exercises.workbook_exercises(Path(path).stem))
+    return names
+
+
+def file_time(path, times):
+    """When a file was handed in: from the download (`times`), else its modification time."""
+    if times and path in times:
+        return times[path].timestamp()
+    try:
+        return os.stat(path, follow_symlinks=False).st_mtime
+    except OSError:
+        return None
 
 
 def unfilled(row, name):
@@ -287,13 +352,13 @@ def write_csv(book, path):
                          f"{book.penalty(row):g}%", show_points(book.final_score(row))]
             overrides = [f"{name} overridden: {row.exercises[name]['override']['comment']}"
                          for name in book.columns if row.exercises[name].get("override")]
-            line.append(" | ".join(overrides + row.notes))
+            line.append(" | ".join(overrides + row.duplicates + row.notes))
             writer.writerow(line)
 
 
 def person_cells(book, row):
     """student_id, name, section from the roster ('' for a student it does not list)."""
-    person = book.roster.get(row.name) if row.is_student else None
+    person = book.person(row)
     return [person.student_id, person.name, person.section] if person else ["", "", ""]
 
 
@@ -326,8 +391,12 @@ class atomic_text:
 def print_scores(book, out):
     """The class at a glance, after the per-file tables: one line per row."""
     width = max(len(row.name) for row in book.rows)
-    say(f"Scores out of {show_points(book.maximum)} points", out)
+    late = book.late is not None
+    say(f"Scores out of {show_points(book.maximum)} points" + (" (final after the late penalty, raw)" if late else ""),
+        out)
     for row in book.rows:
         passed = sum(row.exercises[name]["status"] == "pass" for name in book.columns)
-        say(f"  {row.name:<{width}}  {show_points(book.score(row)):>5}  "
-            f"{passed}/{len(book.columns)} exercises pass", out)
+        scores = (f"{show_points(book.final_score(row)):>5} {show_points(book.score(row)):>5}" if late
+                  else f"{show_points(book.score(row)):>5}")
+        flag = "  (two files for one exercise)" if row.duplicates else ""
+        say(f"  {row.name:<{width}}  {scores}  {passed}/{len(book.columns)} exercises pass{flag}", out)

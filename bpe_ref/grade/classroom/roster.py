@@ -20,6 +20,8 @@ class Person:
     student_id: str
     name: str
     section: str = ""
+    canvas_id: str = ""  # Canvas's own user id, from its submissions download
+    email: str = ""  # from Gradescope's export
 
 
 def read_table(path, what, required, optional=()):
@@ -62,7 +64,25 @@ def read_roster(path):
 
 
 def person_of(roster, login):
-    """The roster's Person for a student folder, or one made of the folder name alone."""
+    """The roster's Person for a student folder (by login, else by a full name the roster lists
+    once, as Moodle's download names its folders), or one made of the folder name alone."""
     if roster and login in roster:
         return roster[login]
-    return Person(login, "", "")
+    named = [person for person in (roster or {}).values() if person.name == login]
+    return named[0] if len(named) == 1 else Person(login, "", "")
+
+
+def merged(roster, people):
+    """The roster, with what a download knows of each student filled in where the roster is silent
+    (a download's people stand alone when no roster is given); None when neither says anything."""
+    if not roster and not people:
+        return None
+    out = dict(roster or {})
+    for login, known in (people or {}).items():
+        listed = person_of(roster, login) if roster else None
+        if listed is None or not listed.student_id and not listed.name:
+            out[login] = known
+        else:
+            out[login] = Person(listed.login, listed.student_id, listed.name, listed.section,
+                                listed.canvas_id or known.canvas_id, listed.email or known.email)
+    return out

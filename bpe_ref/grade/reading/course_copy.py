@@ -9,8 +9,9 @@ from the submission's metadata, which its author can edit.
   text is the course's given cell, and it raises on purpose only when the course's copy of that
   cell is marked so (nbval's `raises-exception` tag or `# NBVAL_RAISES_EXCEPTION` comment).
 
-The course's copies are the learner notebooks in notebooks/, next to this package in the course's
-folder; without them no cell counts as given and workbooks are told by name alone.
+The course's copies are its learner notebooks: notebooks/ in a checkout, or the copies an installed
+wheel carries (bpe_ref.course.material finds either); without them no cell counts as given and
+workbooks are told by name alone.
 """
 
 import functools
@@ -20,9 +21,10 @@ from pathlib import Path
 
 import nbformat
 
+from ...course.material import course_root
 from ..judge import exercises
 
-COURSE_NOTEBOOKS = Path(__file__).resolve().parents[3] / "notebooks"
+COURSE_NOTEBOOKS = course_root() / "notebooks"
 
 
 @dataclass(frozen=True)

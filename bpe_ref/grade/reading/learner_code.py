@@ -8,8 +8,14 @@ helpers of their own it refers to, however deep. Left out: cells the course mark
 other exercises (each is compared under its own name), stubs that were never filled in, and
 anything identical, after normalizing, to code the course itself defines (its demos and helpers).
 
+What is given comes from the course's own copy of the workbook (course_copy), never from the
+submission's metadata, which its author can edit: grading reads the same way. Code that hides its
+body from a reading of its text (exec of a string, globals()[...], a wrapper around every name:
+similarity/hiding.py) is not compared; it comes back as Hidden, with the reason.
+
 Files are read as text with no link followed and nothing outside the class folder opened: a
-symlink, a path that leaves the folder or a file over MAX_BYTES is refused with a one-line reason.
+symlink, a path that leaves the folder or a file over MAX_BYTES is refused with a one-line reason,
+as is one nested deeper than can be read (100,000 `[` in a notebook's metadata).
 """
 
 import ast
@@ -19,8 +25,11 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..judge import exercises
 from ..judge.exercises import REGISTRY
 from ..similarity.fingerprint import normalize_tree
+from ..similarity.hiding import hides, might_hide
+from . import course_copy
 from .course_copy import given_names
 from .bounded import load_json, parse_python
 from .source import ipython_to_python
@@ -32,6 +41,13 @@ SCAN_RE = re.compile(r"^(?:async\s+def|def|class)\s+([A-Za-z_]\w*)|^([A-Za-z_]\w
 
 class Refused(Exception):
     """A submission this report does not read (a link, outside the class, too big, not code)."""
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """An exercise whose code hides itself from a reading of its text: not compared, and why."""
+
+    reason: str
 
 
 # ---------------------------------------------------------------------------- reading files safely
@@ -73,23 +89,53 @@ def class_root(path):
 
 
 def code_cells(text, suffix):
-    """[(source, given names)] for each code cell of a notebook's text, or the whole of a .py file."""
+    """[(source, given names)] for each code cell of one of the course's own notebooks (whose
+    marks it trusts: the course wrote them), or the whole of a .py file."""
     if suffix == ".py":
         return [(text, [])]
+    out = []
+    for cell in notebook_cells(text):
+        if cell.get("cell_type") == "code":
+            metadata = cell.get("metadata") if isinstance(cell.get("metadata"), dict) else {}
+            out.append((cell_source(cell), given_names({"metadata": metadata})))
+    return out
+
+
+def submission_cells(text, path):
+    """(cells, learner's, workbook's exercises) for a handed-in file: cells as [(source, given
+    names)], given as the course's copy of the workbook says (never the file's own metadata);
+    learner's: the texts of the code cells that are not the course's."""
+    path = Path(path)
+    if path.suffix != ".ipynb":
+        return [(text, [])], [text], []
+    cells = notebook_cells(text)
+    sources = [cell_source(cell) for cell in cells]
+    workbook = course_copy.workbook_by_cells(sources) or course_copy.workbook_by_name(path)  # as identify() does
+    known = course_copy.course_cells().get(workbook, {})
+    out, learners = [], []
+    for cell in cells:
+        if cell.get("cell_type") != "code":
+            continue
+        source = cell_source(cell)
+        out.append((source, list(course_copy.course_cell(source, workbook).given)))
+        if course_copy.normalized(source) not in known:
+            learners.append(source)
+    return out, learners, exercises.workbook_exercises(workbook) if workbook else []
+
+
+def notebook_cells(text):
+    """The cells of a notebook's JSON text, each a dict; Refused if it is not a readable notebook."""
     try:
         notebook = load_json(text)
         cells = notebook["cells"]
     except (ValueError, KeyError, TypeError):
         raise Refused("not a readable notebook") from None
-    out = []
-    for cell in cells if isinstance(cells, list) else []:
-        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
-            continue
-        source = cell.get("source", "")
-        source = "".join(map(str, source)) if isinstance(source, list) else str(source)
-        metadata = cell.get("metadata") if isinstance(cell.get("metadata"), dict) else {}
-        out.append((source, given_names({"metadata": metadata})))
-    return out
+    return [cell for cell in cells if isinstance(cell, dict)] if isinstance(cells, list) else []
+
+
+def cell_source(cell):
+    source = cell.get("source", "")
+    return "".join(map(str, source)) if isinstance(source, list) else str(source)
 
 
 # ---------------------------------------------------------------------------- what a file defines
@@ -217,7 +263,7 @@ def exercise_parts(name):
 
 
 def own_code(path, root=None, course_tokens=frozenset(), stubs=frozenset()):
-    """{exercise: the learner's code for it, as text} for one file; Refused if the file is not read.
+    """{exercise: the learner's code for it, as text, or Hidden} for one file; Refused if the file is not read.
 
     `course_tokens` holds the normalized tokens (as tuples) of every function the course defines:
     a helper identical to one of them is the course's, not the learner's. `stubs` holds the stubs
@@ -226,10 +272,39 @@ def own_code(path, root=None, course_tokens=frozenset(), stubs=frozenset()):
     path = Path(path)
     text = read_safely(path, root if root is not None else class_root(path))
     try:
-        cells = code_cells(text, path.suffix)
+        cells, learners, expected = submission_cells(text, path)
     except Refused as e:
         raise Refused(f"{path}: {e}") from None
-    return code_by_exercise(cells, course_tokens, stubs)
+    found = code_by_exercise(cells, course_tokens, stubs)
+    found.update(hidden_elsewhere(learners, expected, found))
+    return found
+
+
+def too_deep(source):
+    """Whether Python's parser gives up on `source` for its depth (a copy wrapped in 100,000 nested
+    brackets or terms defines nothing it can read); only text with that many brackets and operators is parsed."""
+    if sum(source.count(c) for c in "([{+-*~") + source.count("not ") < 500:
+        return False
+    try:
+        ast.parse(source)
+    except (RecursionError, MemoryError):
+        return True
+    except (SyntaxError, ValueError):
+        return False
+    return False
+
+
+def hidden_elsewhere(learners, expected, found):
+    """{exercise: Hidden} for the exercises a file should hold, or names, but does not define in
+    plain text, when the learner's own cells hide code (exec("def merge..."), globals()["merge"] = ...)."""
+    suspects = [source for source in learners if might_hide(source)]
+    reasons = [reason for reason in (hides(tree.body) for tree in map(parse, suspects) if tree) if reason]
+    reasons += ["nested deeper than can be read" for source in learners if too_deep(source)]
+    if not reasons:
+        return {}
+    text = "\n".join(learners)
+    named = [name for name in REGISTRY if re.search(rf"\b{re.escape(name)}\b", text)]
+    return {name: Hidden(reasons[0]) for name in list(expected) + named if name not in found}
 
 
 def stub_key(source):
@@ -238,7 +313,7 @@ def stub_key(source):
 
 
 def code_by_exercise(cells, course_tokens=frozenset(), stubs=frozenset()):
-    """{exercise: the learner's code for it} from code cells [(source, given names)]."""
+    """{exercise: the learner's code for it, or Hidden} from code cells [(source, given names)]."""
     found = Definitions(cells)
     out = {}
     for name in REGISTRY:
@@ -248,7 +323,9 @@ def code_by_exercise(cells, course_tokens=frozenset(), stubs=frozenset()):
         if any(is_stub(part.node) or stub_key(part.source) in stubs for part in parts):
             continue
         chosen = helpers(found, exercise_parts(name), course_tokens)
-        out[name] = "\n\n".join(found.get(part).source for part in chosen)
+        reason = hides([found.get(part).node for part in chosen]) if any(
+            might_hide(found.get(part).source) for part in chosen) else None
+        out[name] = Hidden(reason) if reason else "\n\n".join(found.get(part).source for part in chosen)
     return out
 
 

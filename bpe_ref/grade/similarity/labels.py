@@ -123,8 +123,10 @@ def evaluate(threshold=THRESHOLD, course=None, min_tokens=MIN_TOKENS):
                 tally(counts, ("students", band(min(a.tokens, b.tokens))), truth,
                       frozenset((a.student, b.student)) in flagged)
         like_solution = {m.a.student for m in report.solution}
+        longest = max(s.tokens for s in course.solutions[exercise])  # the floor holds for the course's side too
         for p in pieces:
-            tally(counts, ("solution", band(p.tokens)), origin[p.student] == "course", p.student in like_solution)
+            tally(counts, ("solution", band(min(p.tokens, longest))), origin[p.student] == "course",
+                  p.student in like_solution)
     return counts
 
 

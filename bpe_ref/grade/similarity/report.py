@@ -7,7 +7,9 @@ A high score is a reason to look, not a verdict. For each exercise, each student
 it (learner_code.py) is normalized and cut into fingerprints (fingerprint.py). Then:
 
 - against the course: the share of the student's fingerprints found in one of the course's own
-  versions of the exercise (the solution notebooks and bpe_ref), over the smaller of the two;
+  versions of the exercise (the solution notebooks and bpe_ref), over the smaller of the two,
+  with a higher bar (SOLUTION_MARGIN above the threshold): the solution is what every learner is
+  shown, and honest code written after reading it often comes close;
 - against each other: the same containment score over the fingerprints that are neither the
   course's stub nor in any course version, so two students who both pasted the solution are not a
   pair (they are each listed under the solution), while two who share anything else are.
@@ -25,17 +27,19 @@ square of the class.
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...course.material import course_root
 from ..classroom.results import atomic_text
 from ..outputs import csv_writer
 from ..judge.exercises import REGISTRY
 from .fingerprint import fingerprints, normalize
-from ..reading.learner_code import Refused, code_cells, definitions, exercise_parts, is_stub, own_code, stub_key
+from ..reading.learner_code import Hidden, Refused, code_cells, definitions, exercise_parts, is_stub, own_code, stub_key
 
 THRESHOLD = 0.6  # report a pair or a solution match at or above this score (see docs/instructors.md)
-MIN_TOKENS = 50  # shorter code: independent answers look alike, so it is left out
+MIN_TOKENS = 50  # shorter code (on either side, the course's too): independent answers look alike, so it is left out
+SOLUTION_MARGIN = 0.2  # a solution match needs threshold + this: honest code converges on the canonical form
 MIN_OWN = 8  # two students are compared only on this many fingerprints each, at least, beyond the course's
 COMMON = (10, 0.1)  # a fingerprint in more than 10 distinct pieces and 10 % of them is common code
-COURSE_ROOT = Path(__file__).resolve().parents[3]
+COURSE_ROOT = course_root()  # solutions/ and notebooks/: a checkout's, or the installed package's copies
 REFERENCE_FILES = ("core/naive.py", "basics/codepoints.py", "basics/hexadecimal.py", "basics/utf8.py")  # bpe_ref's own versions
 
 
@@ -74,6 +78,8 @@ class ExerciseReport:
     matches: list = field(default_factory=list)  # student pairs, by cluster then score
     solution: list = field(default_factory=list)  # matches with the course's code
     clusters: list = field(default_factory=list)  # [[student, ...]] of two or more, largest first
+    hidden: list = field(default_factory=list)  # (student, file, reason): could not be compared, hides its code
+    judged: set = field(default_factory=set)  # students whose code was compared (long enough, not hidden)
 
 
 @dataclass
@@ -87,6 +93,10 @@ class SimilarityReport:
     @property
     def flagged(self):
         return sum(len(e.matches) + len(e.solution) for e in self.exercises)
+
+    @property
+    def hidden(self):
+        return sum(len(e.hidden) for e in self.exercises)
 
 
 # ---------------------------------------------------------------------------- the course's own code
@@ -142,9 +152,20 @@ def notebook_files(folder):
 
 
 def piece(student, file, text, code=None):
-    """A Piece from source text (a SyntaxError if it does not parse)."""
+    """A Piece from source text, or Hidden (its reason kept); a SyntaxError if it does not parse."""
+    if isinstance(text, Hidden):
+        return HiddenPiece(student, file, text.reason)
     code = code or normalize(text)
     return Piece(student, file, text, len(code.tokens), fingerprints(code))
+
+
+@dataclass
+class HiddenPiece:
+    """A student's code for an exercise that hides itself from the comparison (hiding.py)."""
+
+    student: str
+    file: str
+    reason: str
 
 
 # ---------------------------------------------------------------------------- reading the class
@@ -160,11 +181,8 @@ def class_pieces(book, course):
     for row in book.rows:
         found = {}
         for path in row.files:
-            try:
-                for name, text in own_code(path, course_tokens=course.tokens, stubs=course.stub_texts).items():
-                    found.setdefault(name, {})[path] = text
-            except Refused as e:
-                refused.append(f"{row.name}: {e}")
+            for name, text in read_file(row.name, path, course, refused).items():
+                found.setdefault(name, {})[path] = text
         for name, by_file in found.items():
             graded = row.exercises.get(name, {}).get("file")
             path = graded if graded in by_file else list(by_file)[-1]
@@ -175,6 +193,18 @@ def class_pieces(book, course):
     return pieces, refused
 
 
+def read_file(student, path, course, refused):
+    """{exercise: text or Hidden} for one file; a file that cannot be read (or breaks the reading,
+    grader-side) is a line in `refused` and nothing else, so one file never stops the report."""
+    try:
+        return own_code(path, course_tokens=course.tokens, stubs=course.stub_texts)
+    except Refused as e:
+        refused.append(f"{student}: {e}")
+    except Exception as e:  # noqa: BLE001 - fail closed for this file only: it is named, not compared
+        refused.append(f"{student}: {path}: could not be read (grader-side: {type(e).__name__})")
+    return {}
+
+
 # ---------------------------------------------------------------------------- comparing
 
 
@@ -182,22 +212,31 @@ def compare_exercise(name, pieces, course, threshold=THRESHOLD, min_tokens=MIN_T
     """The ExerciseReport of one exercise: solution matches, student pairs and their clusters."""
     report = ExerciseReport(name, pieces=len(pieces))
     stub = course.stub_prints(name)
-    solutions = course.solutions.get(name, [])
-    course_prints = set().union(*(s.prints for s in solutions)) if solutions else set()
+    solutions = [s for s in course.solutions.get(name, []) if s.tokens >= min_tokens]  # one floor for both sides
+    course_prints = set().union(*(s.prints for s in course.solutions.get(name, [])))
     judged = []
     for p in pieces:
-        if p.tokens < min_tokens:
+        if isinstance(p, HiddenPiece):
+            report.hidden.append((p.student, p.file, p.reason))
+        elif p.tokens < min_tokens:
             report.short += 1
         else:
             judged.append(p)
+    report.judged = {p.student for p in judged}
     for p in judged:
         best = best_solution_match(name, p, solutions, stub)
-        if best and best.score >= threshold:
+        if best and best.score >= solution_threshold(threshold):
             report.solution.append(best)
     report.matches = student_matches(name, judged, stub | course_prints, threshold)
     report.clusters = clusters(report.matches)
     report.solution.sort(key=lambda m: (-m.score, m.a.student))
     return report
+
+
+def solution_threshold(threshold):
+    """The score a match with the course's solution needs: higher than between students, since
+    the solution is the form every learner is shown, and honest code often ends up close to it."""
+    return min(1.0, threshold + SOLUTION_MARGIN)
 
 
 def best_solution_match(name, p, solutions, stub):
@@ -308,20 +347,52 @@ def similarity_report(book, threshold=THRESHOLD, course=None):
     return SimilarityReport(threshold, reports, refused)
 
 
+@dataclass
+class PairSummary:
+    """Two students across the exercises: on how many of those both were compared they were flagged."""
+
+    a: str
+    b: str
+    flagged: list  # exercise names, in course order
+    compared: int  # exercises where both students' code was compared
+
+    @property
+    def line(self):
+        return f"flagged on {len(self.flagged)} of {self.compared}"
+
+
+def pair_summaries(report):
+    """Every pair flagged on at least one exercise, most often flagged first ("flagged on 5 of 5")."""
+    flagged = {}
+    for e in report.exercises:
+        for m in e.matches:
+            flagged.setdefault(tuple(sorted((m.a.student, m.b.student))), []).append(e.name)
+    out = [PairSummary(a, b, names, sum(a in e.judged and b in e.judged for e in report.exercises))
+           for (a, b), names in flagged.items()]
+    return sorted(out, key=lambda p: (-len(p.flagged), -len(p.flagged) / max(p.compared, 1), p.a, p.b))
+
+
 CSV_HEADER = ["exercise", "kind", "cluster", "score", "student_a", "file_a", "student_b", "file_b",
-              "a_in_b", "b_in_a", "tokens_a", "tokens_b"]
+              "a_in_b", "b_in_a", "tokens_a", "tokens_b", "note"]
+HIDES = "could not be compared: hides its code"
 
 
 def write_similarity_csv(report, path):
-    """One row per match: student pairs (kind 'students') and matches with the course ('solution')."""
+    """One row per match: student pairs (kind 'students'), matches with the course ('solution'),
+    and code that could not be compared because it hides itself ('hides its code', the reason in note)."""
+    summary = {(p.a, p.b): p.line for p in pair_summaries(report)}
     with atomic_text(path) as f:
         writer = csv_writer(f)
         writer.writerow(CSV_HEADER)
         for exercise in report.exercises:
             for m in exercise.matches + exercise.solution:
+                note = "" if m.solution else summary.get(tuple(sorted((m.a.student, m.b.student))), "")
                 writer.writerow([m.exercise, "solution" if m.solution else "students", m.cluster or "",
                                  f"{m.score:.2f}", m.a.student, m.a.file, m.b.student, m.b.file,
-                                 f"{m.a_in_b:.2f}", f"{m.b_in_a:.2f}", m.a.tokens, m.b.tokens])
+                                 f"{m.a_in_b:.2f}", f"{m.b_in_a:.2f}", m.a.tokens, m.b.tokens, note])
+            for student, file, reason in exercise.hidden:
+                writer.writerow([exercise.name, "hides its code", "", "", student, file, "", "", "", "", "", "",
+                                 f"{HIDES} ({reason})"])
 
 
 def summary_lines(report):
@@ -330,7 +401,9 @@ def summary_lines(report):
     for e in report.exercises:
         lines.append(f"  {e.name:<18} {e.pieces} read, {e.short} too short to tell apart, "
                      f"{plural(len(e.clusters), 'group')} of students ({plural(len(e.matches), 'pair')}), "
-                     f"{len(e.solution)} like the course's solution")
+                     f"{len(e.solution)} like the course's solution"
+                     + (f", {len(e.hidden)} could not be compared (hides its code)" if e.hidden else ""))
+    lines += [f"  {e.name}: {student}: {HIDES} ({reason})" for e in report.exercises for student, _, reason in e.hidden]
     lines += [f"  not read: {line}" for line in report.refused]
     return lines
 

@@ -236,10 +236,21 @@ def dropped_command(memory_mb, run_as, processes=1):
             "--site", site_copy(), "--uid", str(uid), "--gid", str(gid), "--processes", str(processes)]
 
 
+_SHARED_SITE = []  # the parent's site copy, handed to each pool process (share_site_copy)
+
+
+def share_site_copy(folder):
+    """Use the parent's copy of the allowed packages in this (pool) process instead of making one:
+    a pool process ends without running atexit, so a copy of its own would stay in /tmp."""
+    _SHARED_SITE[:] = [folder]
+
+
 @functools.lru_cache(maxsize=1)
 def site_copy():
     """A private, world-readable copy of the allowed packages (for a worker outside bubblewrap
-    that can no longer read the grader's site-packages)."""
+    that can no longer read the grader's site-packages); made once per run, by the parent."""
+    if _SHARED_SITE:
+        return _SHARED_SITE[0]
     folder = Path(tempfile.mkdtemp(prefix="bpe-grade-site-"))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     for place in allowed_modules().values():
