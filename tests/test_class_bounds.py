@@ -20,6 +20,7 @@ from bpe_ref.grade.classroom.late import LateRule, lateness
 from bpe_ref.grade.classroom.lms import write_lms
 from bpe_ref.grade.classroom.results import Found, Row, class_results
 from bpe_ref.grade.classroom.points import load_points
+from bpe_ref.grade.classroom.roster import Person
 from bpe_ref.grade.judge.bounds import TooLarge, token_lengths, vocab_of
 from bpe_ref.grade.judge.display import show
 from bpe_ref.grade.judge.exercises.w07_regex_splitting import competing_texts
@@ -88,7 +89,12 @@ def attacked_class(tmp_path_factory):
         folder.mkdir(parents=True)
         for name, text in files.items():
             (folder / name).write_text(text, encoding="utf-8", errors="surrogateescape")
+    with open(root / "roster.csv", "w", encoding="utf-8", newline="") as f:  # the LMS needs ids
+        writer = csv.writer(f)
+        writer.writerow(["login", "student_id", "name"])
+        writer.writerows([student, f"-{number}", f"={student}"] for number, student in enumerate(students, 1))
     args = ["submissions", "--no-isolation", "--jobs", "1", "--csv", "class.csv", "--feedback", "pages",
+            "--roster", "roster.csv", "--verbose",
             "--similarity", "--due", "2026-03-01T17:00Z", "--late", "10%/day", "--lms", "canvas",
             "--lms-csv", "canvas.csv", "--lms-column", "PS 4"]
     return root, args
@@ -122,9 +128,11 @@ def test_the_class_ends_with_every_row_page_and_report(graded):
 
 @pytest.mark.parametrize("student", ["doubler", "fibber"])
 def test_merges_that_grow_without_bound_are_that_students_error(graded, student):
-    row = graded["rows"][student]
-    assert (row["merges"], row["encode"], row["decode"]) == ("error", "error", "error"), row
-    assert "rebuilds tokens of at most" in graded["stdout"]
+    """The class's columns are the assignment's; the file's own table shows the three refusals."""
+    table = graded["stdout"].split(f"submissions/{student}/ps.py\n", 1)[1].split("\n  =>", 1)[0]
+    for name in ("merges", "encode", "decode"):
+        assert f"  {name:<16} error   " in table and "rebuilds tokens of at most" in table, table
+    assert student in graded["rows"]
 
 
 @pytest.mark.parametrize("student", ["doubler", "fibber"])
@@ -225,9 +233,11 @@ def test_moodle_feedback_column_is_neutralised(tmp_path):
               "exercises": {"decode": {"status": "pass", "message": "ok",
                                        "override": {"points": 2, "comment": "@SUM(1)", "status": "pass"}}}}
     book = class_results([result], load_points())
+    book.roster = {"=cmd": Person("=cmd", "+1-1", "@name")}
     write_lms(book, tmp_path / "moodle.csv", "moodle", "=PS")
     cells = every_cell(tmp_path / "moodle.csv")
-    assert "'=PS" in cells and "'=cmd" in cells and not any(c.startswith(("=", "@")) for c in cells)
+    assert {"'=PS", "'=cmd", "'+1-1", "'@name"} <= set(cells)
+    assert not any(c.startswith(("=", "@", "+")) for c in cells)
 
 
 @pytest.mark.parametrize("merges", [
