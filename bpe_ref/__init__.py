@@ -9,7 +9,7 @@ import importlib.abc
 import importlib.util
 import sys
 
-from .basics.codepoints import from_u_plus, u_plus
+from .basics.codepoints import from_u_plus, strip_marks, u_plus
 from .basics.hexadecimal import from_hex, to_hex
 from .basics.utf8 import utf8_encode
 from .basics.words import WORD_PATTERN, word_tokenize
@@ -35,7 +35,7 @@ use_offline_cache()
 __all__ = [
     "BasicTokenizer", "RegexTokenizer",
     "get_stats", "merge", "train", "build_vocab", "decode", "encode",
-    "utf8_encode", "to_hex", "from_hex", "u_plus", "from_u_plus", "word_tokenize", "WORD_PATTERN",
+    "utf8_encode", "to_hex", "from_hex", "u_plus", "from_u_plus", "strip_marks", "word_tokenize", "WORD_PATTERN",
     "get_encoding", "from_tiktoken", "recover_merges", "use_offline_cache",
     "bytes_to_unicode", "load_gpt2_files", "save_gpt2_files",
     "GPT2_SPLIT_PATTERN", "GPT4_SPLIT_PATTERN", "O200K_SPLIT_PATTERN",

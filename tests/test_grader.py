@@ -37,7 +37,7 @@ HOSTILE_TIMEOUT = 3.0  # loops and hangs: short, so the suite stays quick
 ISOLATED = isolation.status()[0]  # the learner suite runs behind bubblewrap's walls where it can (CI: always)
 
 NAIVE = ("get_stats", "merge", "train", "build_vocab", "decode", "encode")
-ALL = ("to_hex", "from_hex", "u_plus", "from_u_plus", "utf8_encode", *NAIVE,
+ALL = ("to_hex", "from_hex", "u_plus", "from_u_plus", "strip_marks", "utf8_encode", *NAIVE,
        "split_text", "train_regex", "encode_ordinary", "encode_special", "recover_merges")
 FILES = sorted(p.name for p in LEARNERS.iterdir() if p.suffix in (".py", ".ipynb") and p.name != "build_notebooks.py")
 
@@ -205,6 +205,34 @@ SHOWS = [(name, where, text) for name in FILES for where, text in expectations(n
 @pytest.mark.parametrize("name, where, text", SHOWS)
 def test_shows(name, where, text):
     assert text in shown(graded(name), where)
+
+
+# Issue 32's misleading hints: each names a cause the code does not have, and must stay gone.
+NEVER_SHOWN = [
+    ("bug_word_tokenize_letters_only.py", "word_tokenize", "third-party `regex` module"),  # it uses regex
+    ("bug_encode_special_key_error.py", "encode_special", "use .get()"),  # a deliberate raise
+    ("bug_train_regex_counts_joined.py", "train_regex", "got id"),  # a counting bug, not numbering
+    ("bug_class_cs336_iterable_per_line.py", "Tokenizer.encode_iterable", "the `pattern` you are given"),
+]
+
+
+@pytest.mark.parametrize("name, where, text", NEVER_SHOWN)
+def test_misleading_hints_stay_gone(name, where, text):
+    assert text not in shown(graded(name), where)
+
+
+def test_an_encode_that_empties_the_callers_merges_fails_in_the_notebook_too(capsys):
+    check(learner("bug_encode_pops_merges.py")["encode"])
+    out = capsys.readouterr().out
+    assert out.startswith("❌ encode") and "called again with the same merges dict" in out, out
+
+
+def test_a_call_made_twice_that_does_not_answer_twice_cannot_be_graded():
+    from bpe_ref.grade.walls.sandbox import Reply, split_twice
+    assert split_twice(Reply("ok", [[1], [2]])).info["again"] == [2]
+    for value in ([1, 2, 3], "ab", None):
+        reply = split_twice(Reply("ok", value))
+        assert reply.kind == "malformed" and "two answers" in reply.info["message"]
 
 
 def test_notes_stay_quiet_for_clean_and_demonstrated_code():

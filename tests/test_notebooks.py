@@ -34,6 +34,16 @@ def test_learner_notebooks_are_generated_from_solutions():
     assert not stale, f"run `python tools/make_notebooks.py`: out of date: {stale}"
 
 
+def test_the_graders_output_in_prose_is_generated_never_typed():
+    """A markdown block that shows what bpe-grade or check() prints is a generated sample (issue 32:
+    00's typed sample said get_stats passed 6 edge cases after the grader had 7)."""
+    for path in SOLUTIONS:
+        for cell in nbformat.read(path, as_version=4).cells:
+            shows_grader = cell.cell_type == "markdown" and re.search(r"```text\n(\$ bpe-grade|❌)", cell.source)
+            if shows_grader:
+                assert cell.metadata.get("bpe_course", {}).get("sample"), f"{path.name}: a typed sample"
+
+
 def test_a_stub_states_its_task_from_the_catalogue_and_keeps_indentation():
     source = "def f(x):\n    ### BEGIN SOLUTION\n    return 1\n    ### END SOLUTION\ncheck(f)"
     stub = make_notebooks.strip_solutions(source, task_for=lambda name: f"{name}: count the pairs " * 8)

@@ -37,7 +37,7 @@ def test_nltk_with_the_pattern_is_regex_findall(text):
 
 
 def test_one_classic_pattern_three_answers():
-    """What the workbook shows: re splits Arabic at its marks and refuses a space before (?x);
+    """re splits Arabic at its marks (workbook 03a shows it) and refuses a space before (?x);
     regex and NLTK keep the words whole, and read that space literally."""
     assert re.findall(words.CLASSIC_PATTERN, "النَّبي") == ["الن", "بي"]
     assert regex.findall(words.CLASSIC_PATTERN, "النَّبي") == ["النَّبي"]

@@ -5,7 +5,7 @@
     python tools/make_notebooks.py --execute solutions/04_naive_bpe.ipynb
                                               re-run a solution in place (fresh outputs for nbval)
 
-Five things are generated, each from one place:
+Six things are generated, each from one place:
 - the loader at the top of each workbook's first code cell (LOADER): it loads the course's
   helpers, says in one line how to install the course where it is missing, and installs it on
   Colab (or wherever $BPE_COURSE_INSTALL names a wheel, folder or URL to install) first;
@@ -19,6 +19,10 @@ Five things are generated, each from one place:
   carries those files as attachments, shown by `![...](attachment:x.png)`. A relative link would
   break somewhere (the learner's workbooks and the solutions sit at different depths in the
   workspace, and nbgrader releases the notebook alone); an attachment travels with the notebook;
+- samples of the grader's output: the ```text block of a markdown cell whose metadata says
+  {"bpe_course": {"sample": {"bpe-grade": "docs/samples/04_naive_bpe.py"}}} (what `bpe-grade` prints
+  for that file) or {"sample": {"check": "u_plus", "source": "def u_plus(ch): ..."}} (what `check`
+  prints for that function) is what the grader prints now, never typed;
 - the learner's copy: outputs cleared, and metadata.bpe_course.exercises listing the exercises its
   `check(...)` calls grade.
 """
@@ -26,7 +30,10 @@ Five things are generated, each from one place:
 import argparse
 import ast
 import base64
+import functools
 import inspect
+import io
+import json
 import re
 import sys
 import textwrap
@@ -36,7 +43,10 @@ import nbformat
 
 from bpe_ref.basics import codepoints
 from bpe_ref.core import naive
+from bpe_ref.grade.cli import print_table
+from bpe_ref.grade.judge.checks import grade_function, report
 from bpe_ref.grade.judge.exercises import REGISTRY
+from bpe_ref.grade.submission import grade_file
 from bpe_ref.grade.reading.course_copy import given_names, raises_on_purpose
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -188,6 +198,37 @@ def fill_attachments(notebook, root=ROOT):
     return changed
 
 
+SAMPLE_RE = re.compile(r"```text\n.*?```", re.S)
+
+
+@functools.lru_cache(maxsize=None)
+def sample_text(spec_json):
+    """What the grader prints for one sample (see the module's docstring), as the block's lines."""
+    spec = json.loads(spec_json)
+    if "bpe-grade" in spec:
+        path = ROOT / spec["bpe-grade"]
+        out = io.StringIO()
+        print_table(grade_file(path), out=out)
+        lines = out.getvalue().splitlines()
+        return "\n".join([f"$ bpe-grade {path.name}", path.name, *lines[1:]]) + "\n"
+    namespace = {}
+    exec(spec["source"], namespace)  # noqa: S102 - the course's own sample function
+    return report(grade_function(namespace[spec["check"]])) + "\n"
+
+
+def fill_samples(notebook):
+    """Write the grader's real output into every sample block; True if one changed."""
+    changed = False
+    for cell in notebook.cells:
+        spec = cell.metadata.get("bpe_course", {}).get("sample")
+        if cell.cell_type == "markdown" and spec:
+            block = "```text\n" + sample_text(json.dumps(spec, sort_keys=True)) + "```"
+            source = SAMPLE_RE.sub(lambda _: block, cell.source, count=1)
+            if source != cell.source:
+                cell.source, changed = source, True
+    return changed
+
+
 def fill_loader(notebook):
     """The first code cell starts with LOADER, whatever loader (or bare LOAD_LINE) it had; True if changed."""
     cell = next((c for c in notebook.cells if c.cell_type == "code"), None)
@@ -201,11 +242,13 @@ def fill_loader(notebook):
 
 
 def fill_generated(notebook):
-    """The loader, given cells and attached pictures, written from their one source; True if any changed."""
+    """The loader, given cells, attached pictures and the grader's samples, written from their one
+    source; True if any changed."""
     loader = fill_loader(notebook)
     given = fill_given(notebook)
     attached = fill_attachments(notebook)
-    return loader or given or attached
+    sampled = fill_samples(notebook)
+    return loader or given or attached or sampled
 
 
 def learner_copy(solution):
@@ -240,7 +283,7 @@ def generate(check_only=False):
     for path in sorted(SOLUTIONS.glob("*.ipynb")):
         solution = nbformat.read(path, as_version=4)
         if fill_generated(solution):
-            stale.append(f"{path.name} (given cells or pictures, in solutions/)")
+            stale.append(f"{path.name} (given cells, pictures or samples, in solutions/)")
             if not check_only:
                 nbformat.write(solution, path)
         wanted = render(learner_copy(solution))

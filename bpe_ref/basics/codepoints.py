@@ -1,4 +1,6 @@
-"""Code points in U+ notation: the 02_unicode exercises' references."""
+"""Code points in U+ notation, and marks taken off letters: the 02_unicode exercises' references."""
+
+import unicodedata
 
 
 def u_plus(ch: str) -> str:
@@ -16,3 +18,15 @@ def from_u_plus(name: str) -> str:
     if code_point > 0x10FFFF:
         raise ValueError(f"{name} is beyond the last code point U+10FFFF")
     return chr(code_point)
+
+
+def strip_marks(text: str) -> str:
+    """The text without its nonspacing marks (category Mn): accents, Arabic vowels, Hindi vowel signs.
+
+    Decomposed first (NFD), so that a precomposed 'é' gives up its accent too, and composed again
+    (NFC), so that what is left (Korean syllables, say) is written as it came: 'Ça café' -> 'Ca cafe'.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"strip_marks expects a str, got {type(text).__name__}")
+    kept = [ch for ch in unicodedata.normalize("NFD", text) if unicodedata.category(ch) != "Mn"]
+    return unicodedata.normalize("NFC", "".join(kept))

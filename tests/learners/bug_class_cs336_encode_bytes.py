@@ -29,8 +29,13 @@ class Tokenizer:
         return tokens
 
     def encode_iterable(self, lines):
+        tail = ""  # the last chunk may grow with the next line: it waits
         for line in lines:
-            yield from self.encode(line)
+            words = regex.findall(GPT2, tail + line)
+            for word in words[:-1]:
+                yield from self.encode(word)
+            tail = words[-1] if words else ""
+        yield from self.encode(tail)
 
     def decode(self, ids):
         return b"".join(self.vocab[i] for i in ids).decode("utf-8", errors="replace")

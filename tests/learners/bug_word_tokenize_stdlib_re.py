@@ -3,7 +3,7 @@ so 'النَّبي' comes out as 'الن', 'َ', 'ّ', 'بي'; and `re` has no \
 code point at a time with [^\\w\\s]. (Everything else follows the rules.)
 
 expect: word_tokenize fail
-cause: word_tokenize marks_split
+cause: word_tokenize stdlib_re
 """
 
 import re

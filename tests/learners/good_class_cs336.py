@@ -86,8 +86,18 @@ class Tokenizer:
         return out
 
     def encode_iterable(self, iterable):
+        if self.special_tokens:  # a special token may span two lines: read it all
+            yield from self.encode("".join(iterable))
+            return
+        # the last chunk read so far may still grow ('\s+(?!\S)' looks at the next character,
+        # so a line's ' \n' is two chunks once the next line starts): it waits for more text
+        pending = ""
         for line in iterable:
-            yield from self.encode(line)
+            chunks = regex.findall(PAT, pending + line)
+            for chunk in chunks[:-1]:
+                yield from self._encode_word(chunk.encode("utf-8"))
+            pending = chunks[-1] if chunks else ""
+        yield from self._encode_plain(pending)
 
     def decode(self, ids):
         return b"".join(self.vocab[i] for i in ids).decode("utf-8", errors="replace")

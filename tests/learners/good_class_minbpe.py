@@ -141,7 +141,7 @@ class RegexTokenizer(Tokenizer):
             raise ValueError(f"allowed_special={allowed_special} not understood")
         if not special:
             return self.encode_ordinary(text)
-        pattern = "(" + "|".join(regex.escape(k) for k in special) + ")"
+        pattern = "(" + "|".join(regex.escape(k) for k in sorted(special, key=len, reverse=True)) + ")"
         out = []
         for part in regex.split(pattern, text):
             if part in special:

@@ -1,9 +1,10 @@
 """Correct, but not the way the reference does it: Counter, recursion, bytearray, rank-order
 encoding, a tie-break that takes the LAST of the tied pairs. Every exercise must pass.
 
-expect: to_hex pass, from_hex pass, u_plus pass, from_u_plus pass, utf8_encode pass, get_stats pass, merge pass, train pass, build_vocab pass, decode pass, encode pass, split_text pass, train_regex pass, encode_ordinary pass, encode_special pass, recover_merges pass, save_load pass
+expect: to_hex pass, from_hex pass, u_plus pass, from_u_plus pass, strip_marks pass, utf8_encode pass, get_stats pass, merge pass, train pass, build_vocab pass, decode pass, encode pass, split_text pass, train_regex pass, encode_ordinary pass, encode_special pass, recover_merges pass, save_load pass
 """
 
+import unicodedata
 from collections import Counter
 
 import regex
@@ -32,6 +33,11 @@ def u_plus(ch):
 
 def from_u_plus(name):
     return chr(from_hex(name[2:]))
+
+
+def strip_marks(text):
+    bare = regex.sub(r"\p{Mn}+", "", unicodedata.normalize("NFD", text))
+    return unicodedata.normalize("NFC", bare)
 
 
 def utf8_encode(text):
@@ -123,7 +129,7 @@ def encode_special(text, merges, pattern, special_tokens, allowed_special):
     allowed = special_tokens.keys() if allowed_special == "all" else allowed_special
     ids, start, i = [], 0, 0
     while i < len(text):
-        token = next((t for t in special_tokens if text.startswith(t, i)), None)
+        token = next((t for t in sorted(special_tokens, key=len, reverse=True) if text.startswith(t, i)), None)
         if token is None:
             i += 1
             continue

@@ -14,7 +14,7 @@ from ..judge.exercises import CONTRACT
 
 # what each exercise is worth by default: roughly how much there is to get right in it
 DEFAULT_POINTS = {
-    "u_plus": 1, "to_hex": 1, "from_hex": 1, "from_u_plus": 1, "utf8_encode": 2, "word_tokenize": 2,
+    "u_plus": 1, "to_hex": 1, "from_hex": 1, "from_u_plus": 1, "strip_marks": 1, "utf8_encode": 2, "word_tokenize": 2,
     "get_stats": 1, "merge": 2, "train": 3,
     "build_vocab": 1, "decode": 2,
     "encode": 3,

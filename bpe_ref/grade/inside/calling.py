@@ -317,10 +317,14 @@ def invoke(thunk, seconds=None, label_of=None, fn=None, watch=None):
     return outcome
 
 
-def call(fn, args, seconds=None, label_of=None, refuses=None):
-    """Call fn(*args) on a copy of args; the outcome also says whether the copy was changed."""
+def call(fn, args, seconds=None, label_of=None, refuses=None, twice=False):
+    """Call fn(*args) on a copy of args; the outcome also says whether the copy was changed.
+
+    twice: call it a second time on the same copy, and return both answers as a pair, so that the
+    parent can see from the answers themselves whether the first call changed what it was given."""
     given = copy.deepcopy(args)
-    outcome = invoke(lambda: fn(*given), seconds, label_of, fn, Watch(refuses))
+    thunk = (lambda: [fn(*given), fn(*given)]) if twice else (lambda: fn(*given))
+    outcome = invoke(thunk, seconds, label_of, fn, Watch(refuses))
     if "ok" in outcome:
         outcome["mutated"] = _differs(given, args)
     return outcome

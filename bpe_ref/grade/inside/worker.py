@@ -216,7 +216,8 @@ class Worker:
             return refusal
         args = wire.from_wire(request["args"])
         refuses = byhand.refuser(request["rule"]) if request.get("rule") else None
-        return self.wired(self.run(lambda: calling.call(fn, args, request.get("seconds"), self.label_of, refuses)))
+        return self.wired(self.run(lambda: calling.call(fn, args, request.get("seconds"), self.label_of, refuses,
+                                                        bool(request.get("twice")))))
 
     def measure(self, request):
         """The learner's trainer on a text that counts its pair lookups (see work.py)."""

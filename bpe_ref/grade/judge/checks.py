@@ -13,7 +13,7 @@ from ..inside import byhand, calling, work
 from . import exercises
 from .engine import Result, run_exercise
 from .module_style import ModuleStyle
-from ..walls.sandbox import Reply, reply_from
+from ..walls.sandbox import Reply, reply_from, split_twice
 
 ICONS = {"pass": "✅", "fail": "❌", "error": "💥", "timeout": "⏰", "missing": "⏳", "reference": "🚫"}
 
@@ -30,16 +30,17 @@ class DirectCaller:
     def seconds(self):
         return self.deadline - time.monotonic()
 
-    def call(self, args, rule=None):
+    def call(self, args, rule=None, twice=False):
         if self.combine:
             return self.combine(lambda name, arguments: self.call_function(self.namespace[name], arguments), args)
-        return self.call_function(self.fn, args, rule)
+        return self.call_function(self.fn, args, rule, twice)
 
-    def call_function(self, fn, args, rule=None):
+    def call_function(self, fn, args, rule=None, twice=False):
         if self.seconds() <= 0:
             return Reply("timeout")
         refuses = byhand.refuser(rule) if rule else None
-        return reply_from(calling.call(fn, args, self.seconds(), refuses=refuses))
+        reply = reply_from(calling.call(fn, args, self.seconds(), refuses=refuses, twice=twice))
+        return split_twice(reply) if twice else reply
 
     def by_hand(self, rule):
         return byhand.static_shortcuts(self.fn, rule, calling.is_learner_file)
@@ -130,7 +131,7 @@ def check(fn, name=None, timeout=5.0):
     AssertionError with the same report, and its cell earns none of its points.
 
     >>> check(merge)
-    ✅ merge: passed 6 edge cases and 80 generated ones
+    ✅ merge: passed 8 edge cases and 80 generated ones
     """
     result = grade_function(fn, name, timeout)
     text = report(result)

@@ -177,6 +177,9 @@ def exception_hint(name, signature, raised):
         return f"max()/min() got nothing to choose from{where}: handle the empty case before calling it"
     if raised.is_a("UnicodeDecodeError"):
         return f"{message}{where}: the bytes decoded there are not valid UTF-8 on their own"
+    if raised.is_a("KeyError") and (raised.line or "").lstrip().startswith("raise "):  # on purpose, not a lookup
+        return (f"your code raises KeyError on purpose{where}: {message}; check which exception the "
+                "exercise asks for (a value the rules refuse is a ValueError)")
     if raised.is_a("KeyError"):
         return f"the key {message} is not in that dict{where}: check it with `in`, or use .get()"
     if raised.is_a("IndexError"):

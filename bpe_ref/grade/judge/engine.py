@@ -103,9 +103,11 @@ class Attempt:
         self.masked = None  # the exception of a crash set aside while looking for the real bug
 
     def call(self, args):
-        reply = self.caller.call(args, self.ex.by_hand)
+        twice = {"twice": True} if self.ex.again else {}  # the same arguments twice in one request
+        reply = self.caller.call(args, self.ex.by_hand, **twice)
         if reply.kind == "raised" and any(isinstance(a, frozenset) for a in args):
-            retry = self.caller.call(tuple(set(a) if isinstance(a, frozenset) else a for a in args), self.ex.by_hand)
+            retry = self.caller.call(tuple(set(a) if isinstance(a, frozenset) else a for a in args), self.ex.by_hand,
+                                     **twice)
             if retry.kind != "raised":  # right code treats both alike: the frozenset was refused
                 self.refused = f"it raised {reply.info['raised']['type']} for a frozenset, so it was tried with a set"
                 reply = retry
@@ -129,9 +131,14 @@ class Attempt:
         mismatch = self.ex.judge(args, got)
         if mismatch is None and self.ex.checks_mutation and mutated:
             mismatch = Mismatch(got, "it changed the list it was given; build and return a new list")
+        if mismatch is None and self.ex.again:
+            if "again" not in reply.info:  # fail closed: the second answer is the evidence
+                return Reply("malformed", info={"message": "no second answer came back"})
+            mismatch = self.ex.again(args, got, reply.info["again"])
         if mismatch is None:
             return None
-        return {"args": args, "got": got, "mutated": mutated, "expected": mismatch.expected, "note": mismatch.note}
+        return {"args": args, "got": got, "mutated": mutated, "expected": mismatch.expected, "note": mismatch.note,
+                "hint": mismatch.hint}
 
     def search(self):
         """Let hypothesis look for a failing input and shrink it; (finding or None, inputs tried)."""
@@ -238,6 +245,8 @@ def failure(ex, attempt, finding, crash=None):
             or observation(finding["expected"], got)
     if bug is not None:
         hint = bug.hint
+    elif finding.get("hint"):
+        hint = finding["hint"]
     elif isinstance(got, Raised):
         hint = exception_hint(ex.name, ex.signature, got)
     else:

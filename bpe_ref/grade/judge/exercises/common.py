@@ -23,6 +23,7 @@ class Mismatch:
 
     expected: object
     note: str = ""
+    hint: str = ""  # what to do, when the mismatch itself is the evidence (no bug model needed)
 
 
 @dataclass
@@ -72,6 +73,9 @@ class Exercise:
     by_hand: str = None  # a byhand.RULES name: the library calls this exercise refuses
     work: WorkCheck = None
     checks_mutation: bool = False
+    # (args, first, second) -> Mismatch | None: when set, the function is called twice on the same
+    # arguments in one request, and a second answer unlike the first shows that it changed them
+    again: Callable = None
     examples: int = 80
     workbook: str = ""  # the workbook that teaches it, e.g. "04_naive_bpe"
     section: str = ""  # the heading of its exercise there, as the learner sees it

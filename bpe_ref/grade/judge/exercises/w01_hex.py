@@ -45,11 +45,12 @@ exercise(
 )
 
 
-def from_hex_model(lower=True, strip_prefix=True, base=16, backwards=False):
-    """from_hex written with one of the classic slips (all off: the right answer)."""
+def from_hex_model(lower=True, strip_prefix=True, base=16, backwards=False, prefix="0x"):
+    """from_hex written with one of the classic slips (all off: the right answer). prefix: what is
+    taken for the start of '0x' (a test on '0' alone drops the first digit of '0f' too)."""
     def from_hex(s):
         s = s.lower() if lower else s
-        if strip_prefix and s[:2].lower() == "0x":
+        if strip_prefix and s[:len(prefix)].lower() == prefix:
             s = s[2:]
         n = 0
         for ch in (reversed(s) if backwards else s):
@@ -62,7 +63,8 @@ exercise(
     name="from_hex", signature="from_hex(s) -> int",
     workbook="01_hex", section="3. Reading hex by hand: `from_hex`",
     task="n = n * 16 + the digit's value, left to right; lower-case s and drop a '0x' first",
-    cases=lambda: [("0",), ("a",), ("ff",), ("FF",), ("10",), ("0x1f",), ("0x1F600",), ("100",)],
+    cases=lambda: [("0",), ("a",), ("ff",), ("FF",), ("10",), ("0x1f",), ("0x1F600",), ("100",), ("0f",),
+                   ("00ff",)],
     strategy=st.tuples(st.integers(0, 2**40).flatmap(lambda n: st.sampled_from(
         [format(n, "x"), format(n, "X"), "0x" + format(n, "x")]))),
     judge=equal_to(lambda s: int(s, 16)),
@@ -77,6 +79,9 @@ exercise(
             from_hex_model(base=10)),
         Bug("backwards", "read the digits left to right: the first one is the most significant",
             from_hex_model(backwards=True)),
+        Bug("zero_taken_for_prefix", "drop the first two characters only when they are '0x': testing for a "
+                                     "leading '0' alone also cuts '0f' down to nothing",
+            from_hex_model(prefix="0")),
     ),
-    probes=lambda: [("1a",), ("Ab",), ("0xff",), ("7",), ("12",)],
+    probes=lambda: [("1a",), ("Ab",), ("0xff",), ("7",), ("12",), ("0a",), ("0",)],
 )

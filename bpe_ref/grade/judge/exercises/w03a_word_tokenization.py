@@ -58,11 +58,15 @@ exercise(
     hint="one alternative per rule of section 5, in its order: abbreviations, numbers, words, the "
          "ellipsis, then any other grapheme but space; regex.findall returns the matches",
     bugs=(
-        Bug("marks_split", "keep the vowel marks in their word: the \\w of Python's re does not match combining "
-                           "marks (U+064E fatha, U+0651 shadda), so 'النَّبي' fell apart; use the regex module, "
-                           "whose \\w does",
+        Bug("stdlib_re", "use the third-party `regex` module (import regex): the \\w of Python's re does not "
+                         "match combining marks (U+064E fatha, U+0651 shadda), so 'النَّبي' fell apart, and re "
+                         "knows no \\X for the graphemes",
+            tokens_by(ABBREVIATION, NUMBER, WORD, ELLIPSIS, r"[^\w\s]", engine=re)),
+        Bug("letters_without_marks", "keep the vowel marks in their word: \\p{L} is letters only, and the marks "
+                                     "(U+064E fatha, U+0651 shadda) are \\p{M}, so 'النَّبي' fell apart; \\w of "
+                                     "the regex module takes letters, marks and digits",
             tokens_by(ABBREVIATION, NUMBER, r"[\p{L}\p{N}_]+(?:-[\p{L}\p{N}_]+)*", ELLIPSIS, OTHER),
-            also=(tokens_by(ABBREVIATION, NUMBER, WORD, ELLIPSIS, r"[^\w\s]", engine=re),)),
+            also=(tokens_by(ABBREVIATION, NUMBER, r"\p{L}+(?:-\p{L}+)*", ELLIPSIS, OTHER),)),
         Bug("abbreviation_takes_word", "an abbreviation is single capitals, each with its full stop: "
                                        "(?:[A-Z]\\.)+; yours also takes a word with the full stop after it, "
                                        "so 'ended.' at the end of a sentence became one token",

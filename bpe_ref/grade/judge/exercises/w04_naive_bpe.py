@@ -102,12 +102,20 @@ def merge_first_only(ids, pair, idx):
     return list(ids)
 
 
+def merge_by_replace(ids, pair, idx):
+    """The ids written out as text and the pair replaced as a substring: digits of two neighbours
+    can spell the pair ('197 97' holds '97 97', so [197, 97] becomes [1256])."""
+    text = " ".join(map(str, ids)).replace(f"{pair[0]} {pair[1]}", str(idx))
+    return [int(part) for part in text.split()]
+
+
 exercise(
     name="merge", signature="merge(ids, pair, idx) -> list[int]",
     workbook="04_naive_bpe", section="3. Merging a pair",
     task="build a new list: idx where the pair starts (then skip 2), else the id itself",
     cases=lambda: [([], (1, 2), 256), ([1], (1, 2), 256), ([1, 2], (1, 2), 256),
-                   ([5, 5, 5], (5, 5), 256), ([1, 2, 3, 1, 2], (1, 2), 300), ([3, 1], (1, 2), 256)],
+                   ([5, 5, 5], (5, 5), 256), ([1, 2, 3, 1, 2], (1, 2), 300), ([3, 1], (1, 2), 256),
+                   ([197, 97], (97, 97), 256), ([132, 32, 32], (32, 32), 256)],
     strategy=st.tuples(IDS, st.tuples(st.integers(0, 3), st.integers(0, 3)), st.integers(256, 300)),
     judge=equal_to(naive.merge),
     hint="walk left to right; where ids[i], ids[i+1] is the pair, append idx and jump 2, else append ids[i]",
@@ -121,8 +129,11 @@ exercise(
         Bug("first_only", "replace every occurrence of the pair, not only the first", merge_first_only),
         Bug("unbounded", "at the last position there is no ids[i + 1]: check i + 1 < len(ids) first",
             merge_model(bounded=False)),
+        Bug("string_replace", "merge the ids as numbers, not as text: in '197 97' the substring '97 97' looks "
+                              "like the pair (97, 97), so [197, 97] came out as [1256]; walk the list and "
+                              "compare ids[i], ids[i + 1] with the pair", merge_by_replace),
     ),
-    probes=lambda: [([1, 2, 1], (1, 2), 256), ([5, 5, 5, 5], (5, 5), 256), ([2, 1], (1, 2), 256),
+    probes=lambda: [([1, 2, 1], (1, 2), 256), ([11, 1, 2], (1, 1), 256), ([5, 5, 5, 5], (5, 5), 256), ([2, 1], (1, 2), 256),
                     ([1, 2, 1, 2], (1, 2), 256), ([3, 4, 1, 2], (1, 2), 256)],
     checks_mutation=True,
 )
@@ -172,8 +183,8 @@ def replay(chunks, merges, vocab_size, first_id=256, pick=max, extra=0, most=Non
         return f"should return a dict {{(id, id): new_id}}, not {type(merges).__name__}"
     wanted = max(0, vocab_size - 256 + extra if most is None else min(vocab_size - 256 + extra, most))
     for step, (pair, idx) in enumerate(merges.items()):
-        if idx != first_id + step:
-            return f"merge #{step + 1} got id {idx!r}; new ids run 256, 257, ... so it should be {256 + step}"
+        # the pair is judged before its id: a pair counted wrongly can be picked again and again,
+        # and its id overwritten each time, so a wrong id may only be the trace of a counting bug
         stats = counter(chunks)
         if not stats:
             return f"merge #{step + 1} {pair!r}: no pair was left to merge, so training should have stopped"
@@ -182,6 +193,8 @@ def replay(chunks, merges, vocab_size, first_id=256, pick=max, extra=0, most=Non
             top = pick(stats, key=stats.get)
             return (f"merge #{step + 1} picked {pair!r}, which occurs {count(stats.get(pair, 0), 'time')}, "
                     f"but {top!r} occurs {count(best, 'time')}")
+        if idx != first_id + step:
+            return f"merge #{step + 1} got id {idx!r}; new ids run 256, 257, ... so it should be {256 + step}"
         chunks = [naive.merge(ids, pair, idx) for ids in chunks]
     if len(merges) > wanted:
         return f"made {count(len(merges), 'merge')}; vocab_size={vocab_size} allows {vocab_size - 256}"
@@ -263,6 +276,16 @@ def train_model(**settings):
     return lambda text, vocab_size: train_chunks(text_ids((text,)), vocab_size, **settings)
 
 
+def code_point_ids(args):
+    return [[ord(ch) for ch in args[0]]]
+
+
+CODE_POINTS = Bug("code_points", "train on the bytes of the text, list(text.encode('utf-8')), not on its code "
+                                 "points (ord): ids 0-255 are bytes, and 'é' or '안' is 2 or 3 of them",
+                  lambda text, vocab_size: train_chunks(code_point_ids((text,)), vocab_size),
+                  agrees=replay_agrees(code_point_ids))
+
+
 TRAIN_PROBES = [("aaab", 260), ("abcabc", 258), ("ab", 258), ("aab", 257), ("abab", 261)]
 
 exercise(
@@ -270,12 +293,12 @@ exercise(
     workbook="04_naive_bpe", section="4. Training",
     task="loop: count pairs, merge the most frequent under the next id, record it; stop if no pair is left",
     cases=lambda: [("", 260), ("a", 260), ("ab", 256), ("ab", 260), ("aaabdaaabac", 259),
-                   ("hello hello world", 270), ("안녕 안녕", 262)],
+                   ("hello hello world", 270), ("안녕 안녕", 262), ("Ą    ", 259)],
     strategy=st.tuples(SMALL_TEXT, st.integers(256, 270)),
     judge=judge_train,
     hint="repeat vocab_size - 256 times: count pairs, merge the most frequent with ids 256, 257, ...; "
          "stop when no pair is left",
-    bugs=trainer_bugs(text_ids, train_model),
-    probes=lambda: TRAIN_PROBES,
+    bugs=trainer_bugs(text_ids, train_model) + (CODE_POINTS,),
+    probes=lambda: TRAIN_PROBES + [("éé", 257), ("aé", 257)],
     examples=60,
 )

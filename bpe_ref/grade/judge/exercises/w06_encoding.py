@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from .._private import naive
 from ..bounds import vocab_of
-from .common import MIXED_TEXT, SMALL_TEXT, TRAIN_TEXTS, Bug, equal_to, exercise, trained_merges
+from .common import MIXED_TEXT, SMALL_TEXT, TRAIN_TEXTS, Bug, Mismatch, Raised, equal_to, exercise, same, trained_merges
 
 INF = float("inf")
 
@@ -241,6 +241,20 @@ def encode_probes():
             ("abc", {(97, 98): 257, (98, 99): 256}), ("abcab", {(97, 98): 257, (98, 99): 256})]
 
 
+def judge_again(args, first, second):
+    """A right first answer, and a second call with the same text and the same merges dict (the
+    same object, as the learner's own code would pass it) must give it again: if not, the first
+    call changed the dict, or kept something between calls."""
+    if same(second, first):
+        return None
+    again = second if isinstance(second, Raised) else f"returned {str(second)[:80]}"
+    return Mismatch(first, f"right the first time, but called again with the same merges dict it {again}: "
+                           "the first call changed that dict (or kept something from it)",
+                    hint="read merges, never change it: whatever encode removes from the caller's dict is "
+                         "gone for every later call; to cross merges off as you go, work on a copy "
+                         "(remaining = dict(merges))")
+
+
 exercise(
     name="encode", signature="encode(text, merges) -> list[int]",
     workbook="06_encoding", section="2. Every merge has a rank",
@@ -257,4 +271,5 @@ exercise(
     bugs=ENCODE_BUGS + (DICT_ORDER, BYTES_NOT_LIST),
     probes=encode_probes,
     observe=observe_encode,
+    again=judge_again,
 )

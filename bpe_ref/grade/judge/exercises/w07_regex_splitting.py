@@ -217,6 +217,8 @@ def observe_encode_ordinary(args, got, expected):
 
 
 COMPETE = {(98, 99): 256, (97, 98): 257}
+SPACE_NEWLINE = {(32, 10): 256, (97, 32): 257}  # ' \n' is a token: a line alone may end in that chunk
+LONG_LINE = "hello world, " * 400 + "hello"  # one line, longer than any reading buffer
 
 exercise(
     name="encode_ordinary", signature="encode_ordinary(text, merges, pattern) -> list[int]",
@@ -228,7 +230,14 @@ exercise(
                    ("aa aa", {(97, 97): 256, (32, 256): 257}, GPT4_SPLIT_PATTERN),
                    ("a a", {(97, 32): 256}, GPT4_SPLIT_PATTERN),
                    ("abc abc", COMPETE, GPT4_SPLIT_PATTERN), ("abc", COMPETE, PATTERNS[4]),
-                   ("x abc", COMPETE, WORDS_PATTERN)],
+                   ("x abc", COMPETE, WORDS_PATTERN),
+                   # special-token text is ordinary text here
+                   ("hi<|endoftext|>", {(104, 105): 256, (60, 124): 257}, GPT4_SPLIT_PATTERN),
+                   # lines ending in ' \n': in the whole text ' ' and '\n' are two chunks (the space
+                   # is left for the letter after it); a line encoded alone ends in the chunk ' \n'
+                   ("a \nb \nc", SPACE_NEWLINE, GPT2_SPLIT_PATTERN),
+                   (LONG_LINE, train_chunks(chunk_ids("hello world, hello", GPT2_SPLIT_PATTERN), 262),
+                    GPT2_SPLIT_PATTERN)],
     strategy=encode_ordinary_args(),
     judge=equal_to(reference_encode_ordinary),
     hint="split with regex.findall(pattern, text), the pattern given; encode each chunk's bytes with the "

@@ -1,0 +1,49 @@
+"""BUG in encode_special: refuses a special token that is not allowed with a deliberate
+`raise KeyError`, where tiktoken's rule is ValueError. The hint must say ValueError, not suggest
+`in` or .get() as for a lookup that failed by accident. (Everything else is right.)
+
+expect: encode_ordinary pass, encode_special error
+cause: encode_special raises_key_error
+shows: encode_special not KeyError
+"""
+
+import regex
+
+
+def encode_ordinary(text, merges, pattern):
+    ids = []
+    for chunk in regex.findall(pattern, text):
+        chunk_ids = list(chunk.encode("utf-8"))
+        while len(chunk_ids) >= 2:
+            pair = min(zip(chunk_ids, chunk_ids[1:]), key=lambda p: merges.get(p, float("inf")))
+            if pair not in merges:
+                break
+            out, i = [], 0
+            while i < len(chunk_ids):
+                if i + 1 < len(chunk_ids) and (chunk_ids[i], chunk_ids[i + 1]) == pair:
+                    out.append(merges[pair])
+                    i += 2
+                else:
+                    out.append(chunk_ids[i])
+                    i += 1
+            chunk_ids = out
+        ids += chunk_ids
+    return ids
+
+
+def encode_special(text, merges, pattern, special_tokens, allowed_special):
+    allowed = set(special_tokens) if allowed_special == "all" else set(allowed_special)
+    for token in special_tokens:
+        if token not in allowed and token in text:
+            raise KeyError(f"special token {token!r} is not allowed here")
+    if not allowed:
+        return encode_ordinary(text, merges, pattern)
+    ordered = sorted(allowed, key=len, reverse=True)
+    splitter = "(" + "|".join(regex.escape(t) for t in ordered) + ")"
+    ids = []
+    for piece in regex.split(splitter, text):
+        if piece in allowed:
+            ids.append(special_tokens[piece])
+        elif piece:
+            ids += encode_ordinary(piece, merges, pattern)
+    return ids
