@@ -103,7 +103,6 @@ def test_moodle_export_and_nbgrader_timestamps(tmp_path, bpe_grade):
     ({}, ["--due", "next friday", "--late", "10%/day"], "is not a date and time"),
     ({"t.csv": "login,when\nann,2026-03-01\n"}, ["--due", "2026-03-01", "--late", "1%/day", "--times", "t.csv"],
      "has no submitted column"),
-    ({"submissions/ann/timestamp.txt": "soon"}, ["--due", "2026-03-01", "--late", "1%/day"], "timestamp.txt"),
     ({}, ["--lms", "canvas", "--lms-csv", "x.csv"], "go together"),
     ({}, ["--lms", "canvas", "--lms-csv", "nowhere/x.csv", "--lms-column", "A"], "does not exist"),
     ({}, ["--run-as", "no-such-user-here"], "--run-as no-such-user-here"),

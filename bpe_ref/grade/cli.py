@@ -21,11 +21,11 @@ Exit status 0 only when every exercise found in every file passes and at least o
 """
 
 import argparse
-import json
 import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,8 +36,9 @@ from .classroom.downloads import read_download
 from .classroom.results import Found, class_results, find_class, is_class, print_scores, with_points, write_csv
 from .classroom.gradebook import open_gradebook, write_gradebook
 from .classroom.gradescope import VISIBILITY, write_gradescope
-from .classroom.late import LateRule, lateness, nbgrader_time, parse_rule, parse_time, read_times
+from .classroom.late import LateRule, lateness, parse_rule, parse_time, read_times
 from .classroom.lms import SYSTEMS, check_identified, write_lms
+from .outputs import json_text, say
 from .classroom.overrides import apply_overrides, read_overrides
 from .classroom.points import load_points
 from .classroom.roster import merged, read_roster
@@ -192,8 +193,6 @@ def read_class_files(options):
         options.late_rule = LateRule(0.0, "day")  # --due alone: times shown, nothing taken off
     options.submitted = download_times(options.found, options.file_times)
     options.submitted.update(read_times(options.times) if options.times else {})  # the instructor's file wins
-    for folder in {Path(f.path).parent for f in options.found if f.student}:
-        nbgrader_time([folder / "timestamp.txt"])  # a bad timestamp.txt is named now, not after grading
     students = {f.student for f in options.found if f.student}
     options.override_list = read_overrides(options.overrides, options.table, students) if options.overrides else []
     options.run_as_ids = isolation.learner_account(options.run_as) if options.run_as else None
@@ -257,15 +256,38 @@ def grade_all(found, limits, jobs):
     """Grade every file (Found, or a path), one sandbox per submission, `jobs` at a time; results in
     input order, each with its student."""
     found = [f if isinstance(f, Found) else Found(str(f)) for f in found]
-    args = [(f, limits) for f in found]
     if jobs == 1 or len(found) == 1:
-        yield from (_grade(a) for a in args)
+        yield from (_grade((f, limits)) for f in found)
         return
     # learner code run as another user reads a copy of the allowed packages: made once here and
     # removed when this process ends (a pool process ends without atexit, so its own would stay)
     shared = (isolation.site_copy(),) if limits.run_as and not limits.isolated else (None,)
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_share_site, initargs=shared) as pool:
-        yield from pool.map(_grade, args)
+    pending = found
+    while pending:  # a grading process that dies takes only its own file: the rest go to a fresh pool
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_share_site, initargs=shared) as pool:
+            futures = [pool.submit(_grade, (f, limits)) for f in pending]
+            for i, future in enumerate(futures):
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    yield _grade_alone(pending[i], limits, shared)
+                    pending = pending[i + 1:]
+                    break
+                yield result
+            else:
+                pending = []
+
+
+def _grade_alone(found, limits, shared):
+    """_grade in a process of its own (after a pool broke): if that process dies too, the file is
+    that student's error, and the class goes on."""
+    with ProcessPoolExecutor(max_workers=1, initializer=_share_site, initargs=shared) as pool:
+        try:
+            return pool.submit(_grade, (found, limits)).result()
+        except BrokenProcessPool:
+            message = "the grader could not grade this file: its grading process died (memory or a crash)"
+            return {"path": found.path, "passed": False, "exercises": {}, "notes": [message], "error": message,
+                    "student": found.student}
 
 
 def _share_site(folder):
@@ -289,39 +311,49 @@ def _grade(args):
     return {**result, "student": found.student}
 
 
-def print_table(result, out=sys.stdout):
-    print(result["path"], file=out)
+def print_table(result, out=None):
+    say(result["path"], out)
     names = result["exercises"]
     width = max([16] + [len(name) for name in names])
     status_width = max([7] + [len(ex["status"]) for ex in names.values()])
     for name, ex in names.items():
-        print(f"  {name:<{width}} {ex['status']:<{status_width}} {ex['message']}", file=out)
+        say(f"  {name:<{width}} {ex['status']:<{status_width}} {ex['message']}", out)
         if ex.get("exercise"):  # a method of the learner's class: which course exercise it is
-            print(f"  {'':<{width}} {'':<{status_width}} {ex['exercise']}", file=out)
+            say(f"  {'':<{width}} {'':<{status_width}} {ex['exercise']}", out)
         if ex["status"] in ("fail", "error") and ex.get("note") and ex["note"] not in ex["message"]:
-            print(f"  {'':<{width}} {'':<{status_width}} why: {ex['note']}", file=out)
+            say(f"  {'':<{width}} {'':<{status_width}} why: {ex['note']}", out)
         if ex["status"] in ("fail", "error") and ex.get("hint"):
-            print(f"  {'':<{width}} {'':<{status_width}} hint: {ex['hint']}", file=out)
+            say(f"  {'':<{width}} {'':<{status_width}} hint: {ex['hint']}", out)
     for note in result["notes"]:
-        print(f"  note: {note}", file=out)
+        say(f"  note: {note}", out)
     found = len(names)
     passed = sum(ex["status"] == "pass" for ex in names.values())
     held = " (the file is not passed: part of it did not load or was not graded; see the notes)" \
         if found and passed == found and not result.get("passed") else ""
-    print(f"  => {passed}/{found} exercises pass{held}" if found else "  => no exercise found", file=out)
+    say(f"  => {passed}/{found} exercises pass{held}" if found else "  => no exercise found", out)
 
 
-def print_totals(results, out=sys.stdout):
+def print_totals(results, out=None):
     """Self-study: one learner's files, one overall line, then one line per file."""
     graded = [r for r in results if r["exercises"]]
     passed = sum(ex["status"] == "pass" for r in graded for ex in r["exercises"].values())
     found = sum(len(r["exercises"]) for r in graded)
-    print(f"Overall: {passed}/{found} exercises pass across {len(graded)} of {len(results)} files", file=out)
+    say(f"Overall: {passed}/{found} exercises pass across {len(graded)} of {len(results)} files", out)
     width = max(len(Path(r["path"]).name) for r in results)
     for r in results:
         done = sum(ex["status"] == "pass" for ex in r["exercises"].values())
         line = f"{done}/{len(r['exercises'])} pass" if r["exercises"] else "no exercise found"
-        print(f"  {Path(r['path']).name:<{width}}  {line}", file=out)
+        say(f"  {Path(r['path']).name:<{width}}  {line}", out)
+
+
+def similarity_or_note(book, options):
+    """similarity_sections, or a line saying why there is none: the report must not cost the
+    class its pages and gradebook, which are written after it."""
+    try:
+        return similarity_sections(book, options)
+    except (RecursionError, MemoryError, ValueError) as e:
+        say(f"similarity: could not be computed ({type(e).__name__}: {e}); the grades are not affected", sys.stderr)
+        return []
 
 
 def graded_with_progress(options):
@@ -344,7 +376,7 @@ def graded_with_progress(options):
             bar.set_postfix_str(f"{errors} with errors", refresh=False)
             bar.update(1)
         elif options.json and total > 1 and sys.stderr.isatty():
-            print(f"[{i}/{total}] {result['path']}", file=sys.stderr)
+            say(f"[{i}/{total}] {result['path']}", sys.stderr)
         elif verbose and not options.json:
             print_table(result, sys.stdout)
     if bar is not None:
@@ -364,6 +396,9 @@ def class_book(options, results):
         book.due = options.due_at
         book.late = {row.name: lateness(row, options.due_at, options.late_rule, options.submitted)
                      for row in book.rows if row.is_student}
+        for row in book.rows:  # a student's unreadable timestamp.txt is their row's note, not the run's end
+            if row.name in book.late and book.late[row.name].problem:
+                row.notes.append(book.late[row.name].describe(book.due))
     return results, book
 
 
@@ -374,9 +409,9 @@ def main(argv=None):
     # every sandbox is gone: what follows is written from the verdicts alone
     results, book = class_book(options, results)
     if options.is_class and not options.json:
-        print(book.assignment.describe(), file=sys.stderr)
+        say(book.assignment.describe(), sys.stderr)
     if options.json:
-        print(json.dumps([with_points(r, options.table) for r in results], indent=2, ensure_ascii=False))
+        print(json_text([with_points(r, options.table) for r in results], indent=2))
     elif options.is_class:
         print_scores(book, sys.stdout)
     elif len(results) > 1:
@@ -387,20 +422,20 @@ def main(argv=None):
     if options.lms_csv:
         try:
             write_lms(book, options.lms_csv, options.lms, options.lms_column, options.lms_points,
-                      options.lms_skip_unknown, lambda line: print(line, file=sys.stderr))
+                      options.lms_skip_unknown, lambda line: say(line, sys.stderr))
         except ValueError as e:
-            print(f"bpe-grade: error: {e}", file=sys.stderr)
+            say(f"bpe-grade: error: {e}", sys.stderr)
             return 2
         print(f"{options.lms} CSV: {options.lms_csv}", file=sys.stderr)
     if options.gradescope:
         write_gradescope(options.gradescope, results, options.table, options.gradescope_visibility,
                          time.monotonic() - options.started, options.assignment)
-    sections = similarity_sections(book, options) if options.similarity else []
+    sections = similarity_or_note(book, options) if options.similarity else []
     if options.feedback:
         from .classroom.feedback import write_feedback  # matplotlib: only when pages are wanted
 
         written = write_feedback(book, options.feedback, sections)
-        print(f"feedback: {written[0]} and {len(book.rows)} student pages in {written[-1].parent}", file=sys.stderr)
+        say(f"feedback: {written[0]} and {len(book.rows)} student pages in {written[-1].parent}", sys.stderr)
     if options.gradebook and not write_gradebook(options.gradebook, results, options.table, sys.stderr):
         return 2
     ok = all(r["passed"] for r in results) and any(r["exercises"] for r in results)

@@ -17,6 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from .outputs import say
 from .judge.heldout_score import Tally, score_file, summary
 
 MANIFEST = Path(__file__).resolve().parents[2] / "tests" / "data" / "heldout" / "manifest.json"
@@ -87,9 +88,11 @@ def main(argv=None):
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(reports, f, indent=1, ensure_ascii=False)
-    print("\n".join(summary(tally, f"{folder} (truth: {truth_path})")))
+    for line in summary(tally, f"{folder} (truth: {truth_path})"):
+        say(line)
     if args.details:
-        print("\n".join(["", "what went wrong:"] + ["  " + line for line in tally.lines]))
+        for line in ["", "what went wrong:"] + ["  " + line for line in tally.lines]:
+            say(line)
     return 0
 
 

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from ..grade.cli import print_table
+from ..grade.outputs import say
 from ..grade.reading.source import UnreadableSubmission, names_in, read_submission
 from ..grade.walls import isolation
 from ..grade.submission import grade_file
@@ -85,7 +86,7 @@ def check_drill(file_name, namespace=None, timeout=10.0):
     try:
         grade_drill(path, timeout)
     except PracticeError as e:
-        print(e)
+        say(e)
     return None
 
 

@@ -25,6 +25,8 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..outputs import say
+from .late import read_stamp
 from .results import rank
 from ..judge.exercises import REGISTRY
 from .points import GRADED, earned
@@ -353,8 +355,11 @@ def find_or_create(gradebook, api, target, student, assignment, written):
     gradebook.update_or_create_student(student)
     stamp = target.root / SUBMITTED / student / assignment / "timestamp.txt"
     extra = {}
-    if stamp.is_file():
-        extra["timestamp"] = stamp.read_text(encoding="utf-8", errors="replace").strip()
+    if stamp.is_file() and not stamp.is_symlink():
+        try:  # the student's own file: read a line's worth, never the whole of whatever it is
+            extra["timestamp"] = read_stamp(stamp).strip()
+        except ValueError:
+            pass
     with warnings.catch_warnings():  # add_submission's SQLAlchemy warnings, as in nbgrader's own autograde
         warnings.simplefilter("ignore")
         try:
@@ -441,11 +446,11 @@ def write_gradebook(target, results, table, out):
     try:
         written = write_scores(target, results, table)
     except GradebookError as e:
-        print(f"bpe-grade: error: {e}", file=out)
+        say(f"bpe-grade: error: {e}", out)
         return False
     created = f"; created {len(written.created)} not yet autograded ({', '.join(written.created)})" \
         if written.created else ""
-    print(f"gradebook: {written.scores} test-cell scores written to {shown(target.url)}{created}", file=out)
+    say(f"gradebook: {written.scores} test-cell scores written to {shown(target.url)}{created}", out)
     for note in written.notes:
-        print(f"  note: {note}", file=out)
+        say(f"  note: {note}", out)
     return True

@@ -3,7 +3,8 @@
 A rule reads `10%/day,max=50%` (or `5%/hour`): each started day (hour) after the due date costs
 that share of the score, up to the maximum. Submission times come from nbgrader's timestamp.txt
 beside the student's files, or from a CSV (login,submitted) such as an LMS export; never from
-file times, which unzipping loses. Times without a zone are read as UTC.
+file times, which unzipping loses. Times without a zone are read as UTC. A timestamp.txt is the
+student's file: one that cannot be read is a note on that student's row, never the class's end.
 """
 
 import math
@@ -16,6 +17,7 @@ from .roster import read_table
 
 RULE = re.compile(r"^\s*(\d+(?:\.\d+)?)%/(day|hour)\s*(?:,\s*max\s*=\s*(\d+(?:\.\d+)?)%)?\s*$")
 SECONDS = {"day": 86400, "hour": 3600}
+STAMP_BYTES = 200  # nbgrader writes one line of about 30 characters
 
 
 @dataclass(frozen=True)
@@ -76,11 +78,23 @@ def nbgrader_time(files):
     """The latest time in the timestamp.txt beside any of a student's files (nbgrader's
     submitted/<student>/<assignment>/timestamp.txt), or None."""
     found = []
-    for folder in {Path(path).parent for path in files}:
+    for folder in sorted({Path(path).parent for path in files}):
         stamp = folder / "timestamp.txt"
         if stamp.is_file() and not stamp.is_symlink():
-            found.append(parse_time(stamp.read_text(encoding="utf-8", errors="replace"), str(stamp)))
+            found.append(parse_time(read_stamp(stamp), str(stamp)))
     return max(found, default=None)
+
+
+def read_stamp(stamp):
+    """The text of a timestamp.txt, read up to STAMP_BYTES; ValueError when it holds more."""
+    try:
+        with open(stamp, "rb") as f:
+            data = f.read(STAMP_BYTES + 1)
+    except OSError as e:
+        raise ValueError(f"{stamp}: cannot be read ({e.strerror})") from None
+    if len(data) > STAMP_BYTES:
+        raise ValueError(f"{stamp}: longer than the {STAMP_BYTES} bytes of a date and time")
+    return data.decode("utf-8", errors="replace")
 
 
 @dataclass(frozen=True)
@@ -89,8 +103,11 @@ class Lateness:
 
     submitted: datetime = None
     penalty: float = 0.0  # percent taken off
+    problem: str = None  # why the student's own timestamp.txt could not be read
 
     def describe(self, due):
+        if self.problem:
+            return f"{self.problem}: no penalty taken; check the time by hand"
         if self.submitted is None:
             return "no submission time known: no penalty"
         if self.submitted <= due:
@@ -104,7 +121,10 @@ def lateness(row, due, rule, times):
     """The Lateness of a class row: its time from `times` (login -> time), else nbgrader's timestamp."""
     submitted = times.get(row.name) if times else None
     if submitted is None:
-        submitted = nbgrader_time(row.files)
+        try:
+            submitted = nbgrader_time(row.files)
+        except ValueError as e:
+            return Lateness(problem=str(e))
     if submitted is None:
         return Lateness()
     return Lateness(submitted, rule.penalty((submitted - due).total_seconds()))

@@ -19,8 +19,7 @@ line naming them, or with --lms-skip-unknown is left out with a warning. --lms-p
 the scores to the LMS assignment's points, and Canvas's Points Possible row says the same.
 """
 
-import csv
-
+from ..outputs import csv_writer
 from .results import atomic_text
 from .points import show_points
 from .roster import person_of
@@ -84,7 +83,7 @@ def write_lms(book, path, system, column, points=None, skip_unknown=False, warn=
     students = lms_rows(book, system, skip_unknown, warn)
     possible = points if points is not None else book.maximum
     with atomic_text(path) as f:
-        writer = csv.writer(f)
+        writer = csv_writer(f)
         if system == "canvas":
             writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", column])
             writer.writerow(["Points Possible", "", "", "", "", show_points(possible)])

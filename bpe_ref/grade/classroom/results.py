@@ -15,13 +15,13 @@ row says so. Every row has the same maximum, the assignment's (assignment.py): a
 student did not hand in counts as 0, "not handed in".
 """
 
-import csv
 import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..judge import exercises
+from ..outputs import csv_writer, say
 from .assignment import derived
 from .points import GRADED, earned, show_points
 
@@ -328,7 +328,6 @@ def with_points(result, table):
             "maximum": sum(v["max_points"] for v in graded.values())}
 
 
-# TODO(lead): neutralise formula cells with helper T's shared CSV writer (issue 29, item 4) once on main.
 def write_csv(book, path):
     """One row per student (or loose file): score, maximum, each exercise's status and points,
     then the notes (why a file could not be graded, what went wrong in a cell)."""
@@ -338,7 +337,7 @@ def write_csv(book, path):
     late = book.late is not None
     header += (["submitted", "late_penalty", "final_score"] if late else []) + ["notes"]
     with atomic_text(path) as f:
-        writer = csv.writer(f)
+        writer = csv_writer(f)
         writer.writerow(header)
         for row in book.rows:
             line = [row.name] + (person_cells(book, row) if book.roster else [])
@@ -393,11 +392,11 @@ def print_scores(book, out):
     """The class at a glance, after the per-file tables: one line per row."""
     width = max(len(row.name) for row in book.rows)
     late = book.late is not None
-    print(f"Scores out of {show_points(book.maximum)} points" + (" (final after the late penalty, raw)" if late else ""),
-          file=out)
+    say(f"Scores out of {show_points(book.maximum)} points" + (" (final after the late penalty, raw)" if late else ""),
+        out)
     for row in book.rows:
         passed = sum(row.exercises[name]["status"] == "pass" for name in book.columns)
         scores = (f"{show_points(book.final_score(row)):>5} {show_points(book.score(row)):>5}" if late
                   else f"{show_points(book.score(row)):>5}")
         flag = "  (two files for one exercise)" if row.duplicates else ""
-        print(f"  {row.name:<{width}}  {scores}  {passed}/{len(book.columns)} exercises pass{flag}", file=out)
+        say(f"  {row.name:<{width}}  {scores}  {passed}/{len(book.columns)} exercises pass{flag}", out)

@@ -9,6 +9,7 @@ own code gets a hint about that exception and its line (`exception_hint`).
 import copy
 import re
 
+from .display import safe_repr
 from .exercises.common import Raised, same_order
 
 
@@ -229,7 +230,7 @@ def observation(expected, got):
     if isinstance(expected, (list, tuple, str, bytes)) and isinstance(got, type(expected)):
         for i, (e, g) in enumerate(zip(expected, got)):
             if e != g:
-                return f"they first differ at index {i}: expected {e!r}, got {g!r}" + _meaning(e)
+                return f"they first differ at index {i}: expected {safe_repr(e)}, got {safe_repr(g)}" + _meaning(e)
         if len(expected) != len(got):
             return f"expected {items(len(expected))}, got {len(got)}"
     if expected is not None and not isinstance(got, (type(expected), Raised)):
@@ -260,12 +261,12 @@ def _dict_difference(expected, got):
         parts.append(f"not expected: {_few(extra)}")
     if wrong:
         k = wrong[0]
-        parts.append(f"{k!r} maps to {got[k]!r}, expected {expected[k]!r}")
+        parts.append(f"{safe_repr(k)} maps to {safe_repr(got[k])}, expected {safe_repr(expected[k])}")
     if not parts and list(expected) != list(got):
         parts.append("the same items, in another order")
     return "; ".join(parts)
 
 
 def _few(keys):
-    shown = ", ".join(repr(k) for k in keys[:3])
+    shown = ", ".join(safe_repr(k) for k in keys[:3])
     return shown + (f" and {len(keys) - 3} more" if len(keys) > 3 else "")

@@ -11,6 +11,7 @@ import regex
 from hypothesis import strategies as st
 
 from ._private import naive
+from .bounds import TooLarge, replay_problem, token_lengths, vocab_of
 from .engine import Result
 from .exercises import REGISTRY
 from .exercises.common import MIXED_TEXT, Bug, Exercise, Mismatch, same
@@ -55,7 +56,16 @@ class ModuleStyle:
                 return f"merge #{step + 1} has id {idx}; new ids run 256, 257, ..."
             if not (isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(p, int) and p < idx for p in pair)):
                 return f"merge #{step + 1} should map a pair of earlier ids to {idx}, not {pair!r}"
-        return None
+        return self.size_problem()
+
+    def size_problem(self):
+        """None if the grader can afford to rebuild and replay these merges; else why not (one
+        learner's merges must not take the whole class run's memory or time)."""
+        try:
+            token_lengths(self.merges)
+        except TooLarge as e:
+            return str(e)
+        return replay_problem(len(self.text.encode("utf-8")), self.merges) if self.text is not None else None
 
     # ------------------------------------------------------------------ the values
 
@@ -72,7 +82,8 @@ class ModuleStyle:
         else:
             done = f"{len(self.merges)} well-formed merges"
         done = problem or done
-        results = [Result("merges", "fail" if problem else "pass", done)]
+        too_large = isinstance(self.merges, dict) and problem is not None and problem == self.size_problem()
+        results = [Result("merges", "error" if too_large else "fail" if problem else "pass", done)]
         if self.vocab is not None and not problem:
             vocab_problem = self.vocab_problem()
             results.append(Result("vocab", "fail" if vocab_problem else "pass", vocab_problem or "matches the merges"))
@@ -87,7 +98,7 @@ class ModuleStyle:
     def vocab_problem(self):
         if not isinstance(self.vocab, dict):
             return f"`vocab` should be a dict {{id: bytes}}, not {type(self.vocab).__name__}"
-        for idx, token in naive.build_vocab(self.merges).items():
+        for idx, token in vocab_of(self.merges).items():
             if self.vocab.get(idx) != token:
                 return f"vocab[{idx}] should be {token!r} (built from merges), got {self.vocab.get(idx)!r}"
         return None
@@ -110,7 +121,7 @@ class ModuleStyle:
         )
 
     def decode_exercise(self):
-        vocab = naive.build_vocab(self.merges)
+        vocab = vocab_of(self.merges)
         decode_bugs = REGISTRY["decode"].bugs
         return Exercise(
             name="decode", signature="decode(ids) with module-level vocab",
@@ -129,7 +140,7 @@ class ModuleStyle:
         return cases
 
     def decode_cases(self):
-        some = sorted(naive.build_vocab(self.merges))[256:262]
+        some = sorted(vocab_of(self.merges))[256:262]
         texts = ("hello world", "안녕 😀", "mañana", (self.text or "")[:200])
         return [([],), ([104, 105],), ([0x80],), ([0xF0, 0x9F],), (some,)] + [
             (naive.encode(t, self.merges),) for t in texts]
@@ -137,7 +148,7 @@ class ModuleStyle:
     def mixes(self):
         """Texts likely to make the learner's own merges compete: joined runs of learned tokens,
         and slices of the training text."""
-        vocab = naive.build_vocab(self.merges)
+        vocab = vocab_of(self.merges)
         tokens = [vocab[idx] for idx in self.merges.values()] or [b"ab"]
         joined = st.lists(st.sampled_from(tokens), min_size=1, max_size=5).map(
             lambda parts: b"".join(parts).decode("utf-8", errors="replace"))

@@ -19,7 +19,6 @@ as is one nested deeper than can be read (100,000 `[` in a notebook's metadata).
 """
 
 import ast
-import json
 import os
 import re
 import stat
@@ -32,6 +31,7 @@ from ..similarity.fingerprint import normalize_tree
 from ..similarity.hiding import hides, might_hide
 from . import course_copy
 from .course_copy import given_names
+from .bounded import load_json, parse_python
 from .source import ipython_to_python
 
 MAX_BYTES = 20 * 1024 * 1024  # a notebook full of pictures is a few MB; anything bigger is not code
@@ -126,9 +126,8 @@ def submission_cells(text, path):
 def notebook_cells(text):
     """The cells of a notebook's JSON text, each a dict; Refused if it is not a readable notebook."""
     try:
-        cells = json.loads(text)["cells"]
-    except RecursionError:
-        raise Refused("not a readable notebook (nested deeper than can be read)") from None
+        notebook = load_json(text)
+        cells = notebook["cells"]
     except (ValueError, KeyError, TypeError):
         raise Refused("not a readable notebook") from None
     return [cell for cell in cells if isinstance(cell, dict)] if isinstance(cells, list) else []
@@ -227,8 +226,8 @@ def parse(source):
     for convert in (str, ipython_to_python):  # IPython's converter is slow: only for cells that need it
         text = convert(source)
         try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):  # deep nesting: not read
+            tree = parse_python(text)
+        except (SyntaxError, ValueError):
             continue
         tree.source = text
         return tree

@@ -14,6 +14,7 @@ from pathlib import Path
 import nbformat
 
 from . import course_copy
+from .bounded import load_json, parse_python
 from ..judge import exercises
 
 DEF_RE = re.compile(r"^(?:def|class)\s+([A-Za-z_]\w*)|^([A-Za-z_]\w*)\s*=", re.MULTILINE)
@@ -82,9 +83,9 @@ def must_parse(path, cells):
 def syntax_problem(source):
     """'line 3: invalid syntax' when the source does not parse, else None."""
     try:
-        ast.parse(source)
+        parse_python(source)
     except SyntaxError as e:
-        return f"line {e.lineno}: {e.msg}"
+        return f"line {e.lineno}: {e.msg}" if e.lineno else e.msg
     except ValueError as e:  # e.g. NUL bytes in a notebook cell
         return str(e)
     return None
@@ -127,10 +128,12 @@ def read_notebook(path):
     if not text.strip():
         raise UnreadableSubmission(f"{path}: the file is empty (saved while the notebook was still loading?)")
     try:
-        raw = json.loads(text)
+        raw = load_json(text)
     except json.JSONDecodeError as e:
         raise UnreadableSubmission(f"{path}: not valid JSON, line {e.lineno}, column {e.colno}: {e.msg} "
                                    "(cut short, or edited by hand?)") from e
+    except ValueError as e:  # nested too deeply (100,000 `[`): not a notebook anyone saved
+        raise UnreadableSubmission(f"{path}: not a readable notebook: {e}") from e
     problem = notebook_problem(raw)
     if problem:
         raise UnreadableSubmission(f"{path}: not a notebook: {problem}")
@@ -186,10 +189,10 @@ def undecodable(error):
 def cell_label(source):
     """'the cell defining get_stats and merge', or 'the cell starting `x = 1`'."""
     try:
-        tree = ast.parse(ipython_to_python(source))
+        tree = parse_python(ipython_to_python(source))
         defined = [node.name for node in tree.body
                    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
-    except SyntaxError:
+    except (SyntaxError, ValueError):
         defined = re.findall(r"^(?:def|class)\s+([A-Za-z_]\w*)", source, re.MULTILINE)
     if len(defined) > 4:
         return f"the cell defining {', '.join(defined[:3])} and {len(defined) - 3} more"
@@ -223,8 +226,8 @@ def function_source(cells, name):
     found = None
     for cell in cells:
         try:
-            tree = ast.parse(cell["source"])
-        except SyntaxError:
+            tree = parse_python(cell["source"])
+        except (SyntaxError, ValueError):
             continue
         for node in tree.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:

@@ -11,6 +11,7 @@ import html
 import os
 import sys
 
+from ..outputs import say
 from .report import (MIN_TOKENS, THRESHOLD, pair_summaries, similarity_report, solution_threshold, summary_lines,
                      write_similarity_csv)
 
@@ -196,14 +197,15 @@ def similarity_sections(book, options, out=None):
     try:
         report = similarity_report(book, threshold)
     except Exception as e:  # noqa: BLE001 - the pages and gradebook that come after are still written
-        print(f"similarity: no report, it failed on the grader's side ({type(e).__name__}: {e})", file=out)
+        say(f"similarity: no report, it failed on the grader's side ({type(e).__name__}: {e})", out)
         return []
     path = options.similarity if isinstance(options.similarity, str) else default_csv_path(options)
     if os.path.dirname(path):
         os.makedirs(os.path.dirname(path), exist_ok=True)
     write_similarity_csv(report, path)
-    print("\n".join(summary_lines(report)), file=out)
-    print(f"similarity: {report.flagged} matches in {path}", file=out)
+    for line in summary_lines(report):
+        say(line, out)
+    say(f"similarity: {report.flagged} matches in {path}", out)
     if not options.feedback:
         return []
     return [similarity_section(report)]

@@ -24,12 +24,12 @@ fingerprint to groups into one matrix, so the work follows the fingerprints shar
 square of the class.
 """
 
-import csv
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...course.material import course_root
 from ..classroom.results import atomic_text
+from ..outputs import csv_writer
 from ..judge.exercises import REGISTRY
 from .fingerprint import fingerprints, normalize
 from ..reading.learner_code import Hidden, Refused, code_cells, definitions, exercise_parts, is_stub, own_code, stub_key
@@ -377,27 +377,12 @@ CSV_HEADER = ["exercise", "kind", "cluster", "score", "student_a", "file_a", "st
 HIDES = "could not be compared: hides its code"
 
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def cell(value):
-    """A CSV cell a spreadsheet will not run: text starting like a formula gets a leading ' (OWASP's
-    CSV-injection advice); numbers stay numbers. Student and file names come from the class folder."""
-    if isinstance(value, (int, float)) or not str(value).startswith(FORMULA_STARTS):
-        return value
-    try:
-        float(value)
-        return value
-    except ValueError:
-        return "'" + str(value)
-
-
 def write_similarity_csv(report, path):
     """One row per match: student pairs (kind 'students'), matches with the course ('solution'),
     and code that could not be compared because it hides itself ('hides its code', the reason in note)."""
     summary = {(p.a, p.b): p.line for p in pair_summaries(report)}
     with atomic_text(path) as f:
-        writer = SafeWriter(csv.writer(f))
+        writer = csv_writer(f)
         writer.writerow(CSV_HEADER)
         for exercise in report.exercises:
             for m in exercise.matches + exercise.solution:
@@ -408,16 +393,6 @@ def write_similarity_csv(report, path):
             for student, file, reason in exercise.hidden:
                 writer.writerow([exercise.name, "hides its code", "", "", student, file, "", "", "", "", "", "",
                                  f"{HIDES} ({reason})"])
-
-
-class SafeWriter:
-    """A csv.writer whose every cell goes through cell()."""
-
-    def __init__(self, writer):
-        self.writer = writer
-
-    def writerow(self, row):
-        self.writer.writerow([cell(value) for value in row])
 
 
 def summary_lines(report):

@@ -5,6 +5,7 @@ lowest rank (the models are shared with `encode_ordinary` in 07 and the module-l
 from hypothesis import strategies as st
 
 from .._private import naive
+from ..bounds import vocab_of
 from .common import MIXED_TEXT, SMALL_TEXT, TRAIN_TEXTS, Bug, Mismatch, Raised, equal_to, exercise, same, trained_merges
 
 INF = float("inf")
@@ -120,7 +121,7 @@ DICT_ORDER = Bug("dict_order", "you apply the merges in the order the dict lists
 def encode_to_tokens(as_text=False):
     """The right tokens, returned as themselves (bytes, or strings of symbols) instead of their ids."""
     def encode(text, merges):
-        vocab = naive.build_vocab(dict(sorted(merges.items(), key=lambda item: item[1])))
+        vocab = ranked_vocab(merges)
         tokens = [vocab[idx] for idx in naive.encode(text, merges)]
         return [t.decode("utf-8", errors="replace") for t in tokens] if as_text else tokens
     return encode
@@ -180,8 +181,9 @@ def piece(vocab, idx):
 
 
 def ranked_vocab(merges):
-    """The vocab of merges listed in any order: built in rank (id) order."""
-    return naive.build_vocab(dict(sorted(merges.items(), key=lambda item: item[1])))
+    """The vocab of merges listed in any order: built in rank (id) order, refused (bounds.TooLarge)
+    when the tokens would be too large to hold."""
+    return vocab_of(dict(sorted(merges.items(), key=lambda item: item[1])))
 
 
 def observe_encoding(data, got, expected, merges):
