@@ -214,8 +214,10 @@ def one_argument_result(sandbox, name, problem, timeout):
     elif reply.kind == "raised":
         seen = f"; {call_text(name, args)} raised {reply.info['raised'].get('type')}"
     wanted = exercises.REGISTRY[name].signature.split(" ->")[0]
-    return Result(name, "error", f"{name}() takes one argument, and there are no module-level merges to go with "
-                                 f"it ({problem}), so it could not be graded as {wanted}{seen}")
+    which = "no module-level merges to go with it" if problem.startswith("`merges` is not") \
+        else "its module-level merges cannot be used"
+    return Result(name, "error", f"{name}() takes one argument, and {which} ({problem}), "
+                                 f"so it could not be graded as {wanted}{seen}")
 
 
 def grade_combined(sandbox, name, timeout):
