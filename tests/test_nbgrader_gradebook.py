@@ -46,6 +46,7 @@ CHEATS = {
 }
 CHEATERS = [f"cheat_{kind}" for kind in CHEATS]
 OVERRIDDEN = CHEATERS[0]  # its from_hex is set to 0.5 by --overrides
+REACHING = {"cheat_patch_module", "cheat_patch_globals"}  # read in the source: "reaches into the grader"
 
 
 def student_copy(release, solution, replace=None):
@@ -130,7 +131,7 @@ def graded(course, nbgrader_env, bpe_grade):
     (course.root / "overrides.csv").write_text(f"student,exercise,score,comment\n{OVERRIDDEN},from_hex,0.5,"
                                                "half: the idea is right\n", encoding="utf-8")
     run = bpe_grade(course.root / "submitted", "--gradebook", course.root, "--jobs", "2", "--csv", "class.csv",
-                    "--overrides", "overrides.csv", cwd=course.root)
+                    "--overrides", "overrides.csv", "--workbooks", "01_hex,03_utf8", cwd=course.root)  # the assignment
     assert run.returncode in (0, 1), run.stderr
     course.bpe_grade = run
     with open(course.root / "class.csv", encoding="utf-8", newline="") as f:
@@ -175,8 +176,9 @@ def test_autograde_scores_a_good_a_buggy_and_an_untouched_student(course):
 def test_export_shows_what_each_student_code_earns(graded):
     after = graded.after
     assert graded.bpe_grade.stderr.count("gradebook: ") == 1, graded.bpe_grade.stderr
-    for student in CHEATERS:  # to_hex is right, from_hex is not: 1 point, whatever the trick
-        expected = 1.5 if student == OVERRIDDEN else 1  # an instructor's override reaches the gradebook
+    for student in CHEATERS:  # to_hex is right, from_hex is not: 1 point, whatever the trick; a trick that
+        # reaches into the grader's own code (its module, its globals) earns nothing at all
+        expected = 0 if student in REACHING else 1.5 if student == OVERRIDDEN else 1  # an override reaches it
         assert score(after, student) == expected, f"{student}: {after[student]}"
     assert score(after, "good") == score(graded.before, "good") == 4  # honest rows unchanged
     assert score(after, "buggy") == score(graded.before, "buggy") == 3
@@ -196,7 +198,7 @@ def test_export_and_bpe_grade_csv_agree(graded):
 
 
 def test_feedback_shows_the_sandbox_verdict(graded, nbgrader_env):
-    student = "cheat_patch_module"
+    student = "cheat_own_check_lambda"
     run = run_nbgrader(nbgrader_env, graded.root, "generate_feedback", ASSIGNMENT, "--student", student, "--force")
     assert run.returncode == 0, run.stderr[-3000:]
     page = (graded.root / "feedback" / student / ASSIGNMENT / "01_hex.html").read_text(encoding="utf-8")

@@ -135,7 +135,7 @@ REFUSE_SOCKETS = (  # any connection attempt fails loudly, whatever proxy settin
 
 
 def workbook_script(name):
-    """The code cells of a solution workbook as one script: magics dropped, and a cell that raises
+    """The code cells of a solution workbook as one script: magics made `pass`, and a cell that raises
     on purpose inside try/except, as Run All goes on past it."""
     import nbformat
 
@@ -145,7 +145,8 @@ def workbook_script(name):
     cells = []
     for cell in notebook.cells:
         if cell.cell_type == "code":
-            source = "\n".join(line for line in cell.source.split("\n") if not line.startswith("%"))
+            source = "\n".join(line[:len(line) - len(line.lstrip())] + "pass" if line.lstrip().startswith("%") else line
+                               for line in cell.source.split("\n"))  # a magic, even inside a block, does nothing
             if raises_on_purpose(cell):
                 source = "try:\n" + textwrap.indent(source, "    ") + "\nexcept Exception:\n    pass"
             cells.append(source)

@@ -121,9 +121,22 @@ def grade_loaded(sandbox, cells, metadata, loaded, timeout, notes=None):
     if loaded:
         results.update({r.name: r for r in ModuleStyle.missing(metadata.get("exercises", []), results)})
         results.update(grade_classes(sandbox, timeout))  # tokenizer classes, CS336's train_bpe
-        given = {name for cell in cells for name in cell["given"]}  # the course's own helpers
+        given = {name for cell in cells for name in cell["given"]}  # the course's own helpers and demos
+        given |= {name for cell in cells if cell.get("course") for name in bound_names(cell["source"])}
         results.update(grade_by_behaviour(sandbox, results, given, timeout, notes if notes is not None else []))
     return results
+
+
+def bound_names(source):
+    """The names a cell binds at its top level: defined, assigned or imported (the course's own
+    cells bind the helpers and stand-ins a workbook uses, none of them the learner's)."""
+    names = set(names_in(source))
+    for line in source.splitlines():
+        words = line.replace(",", " ").split()
+        if words[:1] == ["import"] or words[:1] == ["from"] and "import" in words:
+            after = words[words.index("import") + 1:]
+            names |= {w for w in after if w.isidentifier() and w not in ("as", "import")}
+    return names
 
 
 def grade_by_behaviour(sandbox, results, given, timeout, notes):
@@ -296,7 +309,8 @@ def not_loaded(sandbox, cells):
     for index, report in sorted(sandbox.cell_reports.items()):
         cell = cells[index]
         defined = names_in(cell["source"]) - set(cell["given"])
-        if report.get("status") not in LOAD_FAILURES or cell.get("raises_on_purpose") or not defined:
+        if report.get("status") not in LOAD_FAILURES or cell.get("raises_on_purpose") or cell.get("course") \
+                or not defined:  # the course's own cells (a demo that needs tiktoken) are not the learner's code
             continue
         missing = sorted(name for name in defined if name not in sandbox.defined)
         where = report.get("where") or cell["name"]

@@ -197,6 +197,8 @@ class Reader:
                 chain.append(root.attr if isinstance(root, ast.Attribute) else "[...]")
                 root = root.value
             module = self.modules.get(root.id, root.id) if isinstance(root, ast.Name) else None
+            if chain and chain[-1] == "environ":  # the sandbox's own environment: the learner's to change
+                continue
             if chain and module is not None and module.split(".")[0] in GUARDED:
                 out.append(Reach(line, f"{root.id}.{'.'.join(reversed(chain))} changed"))
         return out
