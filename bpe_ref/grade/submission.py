@@ -1,6 +1,7 @@
 """Grade one submission file (.ipynb or .py) in a sandbox process: the heart of bpe-grade
 (grade_file lists its stages: read, load, judge, withhold, report)."""
 
+import ast
 import dataclasses
 import sys
 import time
@@ -15,7 +16,7 @@ from .judge.engine import Result, run_exercise
 from .judge.module_style import ModuleStyle
 from .judge.variants import MergesForVocab, takes_merges
 from .walls.sandbox import PROCESSES, Sandbox, SandboxCaller, exercise_deadline
-from .reading.reaching import reaches_in, tainted
+from .reading.reaching import UNREADABLE, parse, reaches_in, tainted
 from .reading.source import UnreadableSubmission, names_in, read_submission
 
 # cell outcomes that say nothing is wrong with the submission itself
@@ -131,11 +132,10 @@ def bound_names(source):
     """The names a cell binds at its top level: defined, assigned or imported (the course's own
     cells bind the helpers and stand-ins a workbook uses, none of them the learner's)."""
     names = set(names_in(source))
-    for line in source.splitlines():
-        words = line.replace(",", " ").split()
-        if words[:1] == ["import"] or words[:1] == ["from"] and "import" in words:
-            after = words[words.index("import") + 1:]
-            names |= {w for w in after if w.isidentifier() and w not in ("as", "import")}
+    tree = parse(source)
+    for node in tree.body if tree is not None and tree is not UNREADABLE else ():
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
     return names
 
 

@@ -13,6 +13,8 @@ credit for the exercise it belongs to: the exercise is `error: reaches into the 
 import ast
 from dataclasses import dataclass
 
+from .bounded import TOO_BIG, TOO_DEEP, parse_python
+
 # attributes of these modules that lead to the interpreter's insides (module -> names; "*": all)
 MODULE_REACH = {
     "sys": {"modules", "_getframe", "_current_frames", "settrace", "setprofile", "meta_path", "path_hooks",
@@ -60,11 +62,11 @@ def parse(source):
     """The tree of `source`; None for a syntax error (the worker reports it too, and the cell
     defines nothing); UNREADABLE for code the parser itself cannot hold (nested too deep)."""
     try:
-        return ast.parse(source)
-    except (SyntaxError, ValueError):
+        return parse_python(source)
+    except SyntaxError as e:
+        return UNREADABLE if e.msg in (TOO_DEEP, TOO_BIG) else None
+    except ValueError:  # a NUL byte
         return None
-    except (RecursionError, MemoryError):
-        return UNREADABLE
 
 
 def reaches(source):

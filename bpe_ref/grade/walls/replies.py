@@ -102,10 +102,9 @@ def outcome(message):
     return out
 
 
-def shortcuts(message):
-    """The by_hand reply: a list of what the function uses that the rule refuses."""
-    checked = outcome(message)
-    value = checked.get("ok")
+def shortcuts(value):
+    """by_hand's answer (an ok reply's value, already checked by outcome): a short list of what
+    the function uses that the rule refuses."""
     if not isinstance(value, list) or len(value) > 20 or not all(isinstance(v, str) for v in value):
         raise Malformed("by_hand's answer is not a short list of text")
     return [v[:TEXT] for v in value]
