@@ -10,6 +10,7 @@ bug models apply unchanged. Expected values are computed here, in the grader's p
 
 import dataclasses
 
+from .built_in_split import split_finder
 from .cs336_style import cs336_class, train_bpe_mapping
 from .engine import Result, run_exercise
 from .exercises import REGISTRY
@@ -93,9 +94,10 @@ def takes_pattern(init):
     return bool(init) and any(w in init[0].lower() for w in PATTERN_WORDS)
 
 
-def find_mappings(defined, probe):
+def find_mappings(defined, probe, split=None):
     """The Mappings of one submission's classes and train_bpe-like functions. `probe(cls, args)`
-    trains a minbpe-style class once and returns its attributes (or None)."""
+    trains a minbpe-style class once and returns its attributes (or None); `split` tells the split
+    a class whose constructor takes no pattern has built in (built_in_split.split_finder)."""
     found = []
     for cls, (methods, required) in tokenizer_classes(defined).items():
         init = methods.get("__init__", [])
@@ -103,14 +105,15 @@ def find_mappings(defined, probe):
         if required >= 2 and "encode" in roles and ("decode" in roles or "encode_iterable" in roles):
             found += cs336_class(cls, roles, init)  # CS336: Tokenizer(vocab, merges, special_tokens=None)
         elif required <= int(takes_pattern(init)) and ("train" in roles or {"encode", "decode"} <= set(roles)):
-            found += minbpe_class(cls, roles, init, probe, regex_style=takes_pattern(init), extra=extra)
+            found += minbpe_class(cls, roles, init, probe, regex_style=takes_pattern(init), extra=extra, split=split)
         elif required == 1 and takes_size(init):  # BasicTokenizer(vocab_size).train(text)
             roles.setdefault("train", next(((m, p) for m, p in methods.items()
                                             if m.lower().startswith(("train", "fit", "learn")) and len(p) >= 1), None))
             if roles["train"] is None:
                 del roles["train"]
             if "train" in roles or {"encode", "decode"} <= set(roles):
-                found += minbpe_class(cls, roles, init, probe, regex_style=False, extra=extra, sized=True)
+                found += minbpe_class(cls, roles, init, probe, regex_style=False, extra=extra, sized=True,
+                                      split=split)
     for name, info in defined.items():
         names = [n.lower() for n in info.get("names") or []]
         if info.get("kind") == "callable" and len(names) >= 2 and names_a_path(names[0]) \
@@ -190,7 +193,8 @@ def fitter(mapping):
 
 def grade_classes(sandbox, timeout):
     """{learner name: Result} for every mapped method of the submission's tokenizer classes."""
-    mappings = find_mappings(sandbox.defined, probe_train(sandbox, exercise_deadline(timeout)))
+    deadline = exercise_deadline(timeout)
+    mappings = find_mappings(sandbox.defined, probe_train(sandbox, deadline), split_finder(sandbox, deadline))
     results = {}
     for mapping in mappings:
         if mapping.exercise == "not_byte_level":

@@ -3,6 +3,7 @@ attribute with the merges dict; encode/decode read `merges` and `vocab`; registe
 The course's arguments go in as attributes of a fresh object; the answers come back as they are.
 """
 
+from .built_in_split import NO_SPLIT
 from .diagnosis import is_pair_dict, not_byte_level
 from .exercises.w06_encoding import ranked_vocab
 from .shapes import Mapping, object_call, wired
@@ -12,13 +13,15 @@ from ...core.patterns import GPT2_SPLIT_PATTERN
 TRAIN_PROBE = ("aaabdaaabac", 259)  # one training, to see which attributes hold the merges and vocab
 
 
-def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False):
+def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, split=None):
     """minbpe's layout: Cls() or Cls(pattern) (`regex_style`, read from the constructor's
     parameters); train(text, vocab_size) fills self.merges; encode/decode read self.merges and
     self.vocab; register_special_tokens({token: id}). `extra`: further encoders (encode_normal).
-    `sized`: Cls(vocab_size), whose train(text) takes the size from the constructor."""
+    `sized`: Cls(vocab_size), whose train(text) takes the size from the constructor. `split`: a
+    built_in_split finder, which tells whether a class of no pattern parameter splits all the same."""
     attrs = {"merges": "merges", "vocab": "vocab"}
     mappings = []
+    train_mapping = None
     if "train" in roles:
         method = roles["train"][0]
         init_args = [GPT2_SPLIT_PATTERN] if regex_style else []
@@ -38,34 +41,54 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False):
                 return []  # trains something, but not pairs of ids: not a tokenizer
             attrs["merges"] = next((k for k, v in seen.items() if is_pair_dict(v)), "merges")
             attrs["vocab"] = next((k for k, v in seen.items() if _bytes_dict(v)), "vocab")
-        exercise = "train_regex" if regex_style else "train"
+        train_mapping = (method, returns)
+    built_in, told = NO_SPLIT, ""  # a split the class has built in, though its constructor takes no pattern
+    ordinary = roles.get("encode_ordinary") or roles.get("encode")
+    if split is not None and not regex_style:
+        built_in, told = split(cls, train_mapping and train_mapping[0], ordinary and ordinary[0],
+                               {**attrs, "returns": bool(train_mapping and train_mapping[1])}, sized=sized)
+        told = f" ({told})" if built_in else ""
+    splits = regex_style or bool(built_in)
+    if train_mapping:
+        method, returns = train_mapping
+        exercise = "train_regex" if splits else "train"
         then = "what it returns" if returns else f".{attrs['merges']}"
         how = (f"{cls}(pattern).{method}(text, vocab_size), then {then}" if regex_style
                else f"{cls}(vocab_size).{method}(text), then {then}" if sized
                else f"{cls}().{method}(text, vocab_size), then {then}")
-        mappings.append(Mapping(f"{cls}.{method}", exercise, how,
-                                minbpe_train(cls, method, regex_style, attrs, returns, sized)))
+        mappings.append(Mapping(f"{cls}.{method}", exercise, how + told,
+                                minbpe_train(cls, method, regex_style, attrs, returns, sized),
+                                pattern=built_in or None))
     if "decode" in roles:
         method = roles["decode"][0]
         mappings.append(Mapping(f"{cls}.{method}", "decode", f".{attrs['vocab']} = vocab, then .{method}(ids)",
                                 minbpe_decode(cls, method, regex_style, attrs, sized)))
-    ordinary = roles.get("encode_ordinary") or roles.get("encode")
     if ordinary:
-        exercise = "encode_ordinary" if regex_style else "encode"
+        exercise = "encode_ordinary" if splits else "encode"
         mappings.append(Mapping(f"{cls}.{ordinary[0]}", exercise,
-                                f".{attrs['merges']} = merges, then .{ordinary[0]}(text)",
-                                minbpe_encode(cls, ordinary[0], regex_style, attrs, sized)))
+                                f".{attrs['merges']} = merges, then .{ordinary[0]}(text)" + told,
+                                minbpe_encode(cls, ordinary[0], regex_style, attrs, sized), pattern=built_in or None))
     for method, _ in extra:  # a chunk's encoder (encode_chunk) is the plain encode on its one chunk
         one_chunk = any(w in method.lower() for w in ("chunk", "piece", "bytes", "word"))
-        exercise = "encode_ordinary" if regex_style and not one_chunk else "encode"
+        exercise = "encode_ordinary" if splits and not one_chunk else "encode"
         mappings.append(Mapping(f"{cls}.{method}", exercise, f".{attrs['merges']} = merges, then .{method}(text)",
-                                minbpe_encode(cls, method, regex_style, attrs, sized), helper=True))
-    if regex_style and "encode" in roles and len(roles["encode"][1]) >= 2 and "register" in roles:
+                                minbpe_encode(cls, method, regex_style, attrs, sized), helper=True,
+                                pattern=(built_in or None) if exercise == "encode_ordinary" else None))
+    if splits and "encode" in roles and takes_allowed(roles["encode"][1]) and "register" in roles:
         method, register = roles["encode"][0], roles["register"][0]
         mappings.append(Mapping(f"{cls}.{method}", "encode_special",
-                                f".{register}(special_tokens), then .{method}(text, allowed_special)",
-                                minbpe_special(cls, method, register, attrs), asserts=True))
+                                f".{register}(special_tokens), then .{method}(text, allowed_special)" + told,
+                                minbpe_special(cls, method, register, attrs, regex_style), asserts=True,
+                                pattern=built_in or None))
     return mappings
+
+
+FLAG_WORDS = ("verbose", "debug", "show", "print", "log", "progress")  # a switch, never allowed_special
+
+
+def takes_allowed(params):
+    """Whether an encode's second parameter can be allowed_special: encode(text, verbose=False) takes none."""
+    return len(params) >= 2 and not any(w in params[1].lower() for w in FLAG_WORDS)
 
 
 def _bytes_dict(value):
@@ -113,10 +136,10 @@ def minbpe_allowed(allowed):
     return allowed
 
 
-def minbpe_special(cls, method, register, attrs):
+def minbpe_special(cls, method, register, attrs, takes_pattern=True):
     def call(sandbox, args, deadline, rule):
         text, merges, pattern, special_tokens, allowed = args
-        return object_call(sandbox, cls, deadline, rule, init=wired([pattern]),
+        return object_call(sandbox, cls, deadline, rule, init=wired([pattern] if takes_pattern else []),
                            set=wired({attrs["merges"]: merges, attrs["vocab"]: ranked_vocab(merges)}),
                            steps=[[register, wired([special_tokens])]],
                            call=[method, wired([text, minbpe_allowed(allowed)])])

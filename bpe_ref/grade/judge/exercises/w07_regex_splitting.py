@@ -14,7 +14,7 @@ from ..bounds import vocab_of
 from ....core.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
 from .common import PATTERNS, SMALL_TEXT, TRAIN_TEXTS, WORDS_PATTERN, Bug, Mismatch, Raised, equal_to, exercise
 from .w04_naive_bpe import replay, train_chunks, trainer_bugs
-from .w06_encoding import ENCODE_BUGS, encode_probes, observe_encoding
+from .w06_encoding import DICT_ORDER, ENCODE_BUGS, encode_probes, observe_encoding
 
 SPLIT_TEXT = st.text(alphabet=st.sampled_from(list("aZ é'’sSt 01234\t\n\r .,!?한中😀ا\u064e")), max_size=30)
 SPLIT_CASES = ["", "Hello world", "I'm   here!\n\n", "don’t DON'T", "12345678", "  leading and trailing  ",
@@ -230,6 +230,8 @@ exercise(
                    ("aa aa", {(97, 97): 256, (32, 256): 257}, GPT4_SPLIT_PATTERN),
                    ("a a", {(97, 32): 256}, GPT4_SPLIT_PATTERN),
                    ("abc abc", COMPETE, GPT4_SPLIT_PATTERN), ("abc", COMPETE, PATTERNS[4]),
+                   # merges listed out of rank order: applying them in the dict's order is not by rank
+                   ("abc abc", dict(reversed(COMPETE.items())), GPT4_SPLIT_PATTERN),
                    ("x abc", COMPETE, WORDS_PATTERN),
                    # special-token text is ordinary text here
                    ("hi<|endoftext|>", {(104, 105): 256, (60, 124): 257}, GPT4_SPLIT_PATTERN),
@@ -242,7 +244,7 @@ exercise(
     judge=equal_to(reference_encode_ordinary),
     hint="split with regex.findall(pattern, text), the pattern given; encode each chunk's bytes with the "
          "lowest-rank loop; concatenate. Compare your chunks and ids with those on the input shown",
-    bugs=tuple(per_chunk(bug) for bug in ENCODE_BUGS) + (
+    bugs=tuple(per_chunk(bug) for bug in ENCODE_BUGS + (DICT_ORDER,)) + (
         Bug("across_chunks", "split first: a merge never crosses two chunks, so encode each chunk on its own "
                              "and concatenate", lambda text, merges, pattern: naive.encode(text, merges)),
         Bug("ignores_pattern", "split with the `pattern` you are given, not a fixed one (GPT-4's, GPT-2's or "

@@ -1,0 +1,85 @@
+"""Which split a tokenizer class has built in, told by what it does, not by its name.
+
+A class whose constructor takes no pattern may still split: minbpe's RegexTokenizer often fixes
+GPT-4's pattern in __init__ (or splits inside train and encode), and then it is the regex
+exercise, graded against that pattern. Its train is run once, and its encode once, on a text
+where no split, GPT-4's and GPT-2's pattern each give a different answer; the one its answers
+agree with is its split. When neither answer tells (both crash, or both are wrong), the class's
+name breaks the tie: a class named for regex gets minbpe's default, GPT-4's pattern.
+"""
+
+from .exercises import REGISTRY
+from .exercises.w06_encoding import ranked_vocab
+from .shapes import object_call, wired
+from ...core.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
+
+NO_SPLIT = ""  # the basic exercise: the whole text is one chunk
+CANDIDATES = {NO_SPLIT: "no split", GPT4_SPLIT_PATTERN: "GPT-4's pattern", GPT2_SPLIT_PATTERN: "GPT-2's pattern"}
+# each candidate trains to merges the other two's judges refuse, and encodes to other ids
+TRAIN_PROBE = ("a a a a 1234 1234 1234 hello hello", 260)  # pairs left over for all three
+ENCODE_PROBE = ("a a 1234", {(97, 32): 256, (51, 52): 257})
+
+
+def agrees_in_training(pattern, merges):
+    """Whether `merges` is a right training of TRAIN_PROBE split by `pattern`."""
+    text, size = TRAIN_PROBE
+    if not isinstance(merges, dict):
+        return False
+    if pattern == NO_SPLIT:
+        return REGISTRY["train"].judge((text, size), merges) is None
+    return REGISTRY["train_regex"].judge((text, size, pattern), merges) is None
+
+
+def agrees_in_encoding(pattern, ids):
+    """Whether `ids` is the right encoding of ENCODE_PROBE split by `pattern`."""
+    text, merges = ENCODE_PROBE
+    if not isinstance(ids, list):
+        return False
+    if pattern == NO_SPLIT:
+        return REGISTRY["encode"].judge((text, merges), ids) is None
+    return REGISTRY["encode_ordinary"].judge((text, merges, pattern), ids) is None
+
+
+def told(agrees, answer):
+    """The one candidate `answer` agrees with, or None when it agrees with none or several."""
+    matching = [pattern for pattern in CANDIDATES if agrees(pattern, answer)]
+    return matching[0] if len(matching) == 1 else None
+
+
+def choose(cls, trained, encoded):
+    """(pattern, how): the split the answers tell (training first: a regex trainer beside a basic
+    encode is a regex class whose encode is wrong), else the name's tie-break; NO_SPLIT for none."""
+    for method, pattern in (("train", trained), ("encode", encoded)):
+        if pattern is not None:
+            return pattern, f"its {method} splits the text as {CANDIDATES[pattern]} does"
+    if "regex" in cls.lower():
+        return GPT4_SPLIT_PATTERN, "its answers tell no split, and its name says regex: GPT-4's pattern, minbpe's default"
+    return NO_SPLIT, "its answers tell no split"
+
+
+def split_finder(sandbox, deadline):
+    """find(cls, train, encode, attrs, init, sized) -> (pattern, how): the split a class of no
+    pattern parameter has built in, from one training and one encoding in the sandbox. `train`
+    and `encode` are method names (or None), `attrs` the attributes holding its merges and vocab
+    ({"merges": ..., "vocab": ..., "returns": whether train returns the merges})."""
+    def find(cls, train, encode, attrs, init=(), sized=False):
+        trained = encoded = None
+        if train:
+            text, size = TRAIN_PROBE
+            init_args, given = ([size], [text]) if sized else (list(init), [text, size])
+            read = {} if attrs.get("returns") else {"read": "*"}
+            reply = object_call(sandbox, cls, deadline, init=wired(init_args), call=[train, wired(given)], **read)
+            if reply.kind == "ok":
+                merges = reply.value if attrs.get("returns") else (
+                    reply.value.get(attrs["merges"]) if isinstance(reply.value, dict) else None)
+                trained = told(agrees_in_training, merges)
+        if encode:
+            text, merges = ENCODE_PROBE
+            init_args = [256 + len(merges)] if sized else list(init)
+            reply = object_call(sandbox, cls, deadline, init=wired(init_args),
+                                set=wired({attrs["merges"]: merges, attrs["vocab"]: ranked_vocab(merges)}),
+                                call=[encode, wired([text])])
+            if reply.kind == "ok":
+                encoded = told(agrees_in_encoding, reply.value)
+        return choose(cls, trained, encoded)
+    return find
