@@ -78,3 +78,54 @@ def test_answers_of_the_wrong_kind_say_so():
     assert "list of int ids" in wrong_type(REGISTRY["encode"], [97, 256], [b"a", b"bc"])
     assert "not a bytes" in wrong_type(REGISTRY["encode"], [], b"")
     assert wrong_type(REGISTRY["encode"], [97, 256], [97, 98, 99]) is None  # wrong, but of the right kind
+
+
+def test_a_class_of_no_pattern_parameter_is_the_regex_exercise_when_it_splits():
+    from bpe_ref.core.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
+    from bpe_ref.grade.judge.built_in_split import NO_SPLIT, choose
+
+    defined = {"Chunked": cls({"train": ["text", "vocab_size"], "encode": ["text"], "decode": ["ids"]}),
+               "Whole": cls({"train": ["text", "vocab_size"], "encode": ["text"], "decode": ["ids"]})}
+
+    def split(name, train, encode, attrs, sized=False):
+        return (GPT2_SPLIT_PATTERN, "its train splits") if name == "Chunked" else (NO_SPLIT, "")
+    found = {m.learner: m for m in find_mappings(defined, lambda *a, **k: {"merges": {(97, 97): 256}}, split)}
+    assert (found["Chunked.train"].exercise, found["Chunked.train"].pattern) == ("train_regex", GPT2_SPLIT_PATTERN)
+    assert (found["Chunked.encode"].exercise, found["Chunked.encode"].pattern) == ("encode_ordinary", GPT2_SPLIT_PATTERN)
+    assert (found["Whole.train"].exercise, found["Whole.encode"].exercise) == ("train", "encode")
+    # answers that tell nothing: the class's name breaks the tie, else no split
+    assert choose("RegexTokenizer", None, None)[0] == GPT4_SPLIT_PATTERN
+    assert choose("Tokenizer", None, None)[0] == NO_SPLIT
+    assert choose("Tokenizer", GPT4_SPLIT_PATTERN, NO_SPLIT)[0] == GPT4_SPLIT_PATTERN  # training first
+
+
+def test_the_probes_tell_the_three_splits_apart():
+    from bpe_ref.grade.judge._private import naive
+    from bpe_ref.grade.judge.built_in_split import (CANDIDATES, ENCODE_PROBE, NO_SPLIT, TRAIN_PROBE,
+                                                    agrees_in_encoding, agrees_in_training, told)
+    from bpe_ref.grade.judge.exercises.w04_naive_bpe import train_chunks
+    from bpe_ref.grade.judge.exercises.w07_regex_splitting import chunk_ids
+    for pattern in CANDIDATES:
+        text, size = TRAIN_PROBE
+        merges = naive.train(text, size) if pattern == NO_SPLIT else train_chunks(chunk_ids(text, pattern), size)
+        assert told(agrees_in_training, merges) == pattern
+        text, given = ENCODE_PROBE
+        ids = naive.encode(text, given) if pattern == NO_SPLIT else naive.encode_ordinary(text, given, pattern)
+        assert told(agrees_in_encoding, ids) == pattern
+    assert told(agrees_in_training, None) is None and told(agrees_in_encoding, "oops") is None
+
+
+def test_of_two_register_methods_the_one_that_keeps_the_ids_given_is_graded():
+    from bpe_ref.grade.judge.registering import PROBE_ID, PROBE_TOKEN, chosen, keeps_given_ids
+    assert keeps_given_ids({"special_tokens": {PROBE_TOKEN: PROBE_ID}, "merges": {}})
+    assert keeps_given_ids({"inverse": {PROBE_ID: PROBE_TOKEN.encode("utf-8")}})
+    assert not keeps_given_ids({"special_tokens": {PROBE_TOKEN: 256}})
+    registers = [("register_set", ["tokens"]), ("register_special_tokens", ["special_tokens"])]
+    assert chosen(registers, lambda name: name == "register_special_tokens")[0] == "register_special_tokens"
+    assert chosen(registers, lambda name: False)[0] == "register_set"  # nothing told: the first, as before
+    defined = {"Tok": cls({"__init__": ["pattern"], "train": ["text", "vocab_size"], "encode": ["text", "allowed_special"],
+                           "decode": ["ids"], "register_set": ["tokens"], "register_special_tokens": ["special_tokens"]})}
+    found = find_mappings(defined, lambda *a, **k: {"merges": {(97, 97): 256}},
+                          keeps=lambda cls_, method, init: method == "register_special_tokens")
+    special = [m for m in found if m.exercise == "encode_special"]
+    assert len(special) == 1 and ".register_special_tokens(" in special[0].how

@@ -11,12 +11,14 @@ bug models apply unchanged. Expected values are computed here, in the grader's p
 import dataclasses
 
 from .built_in_split import split_finder
+from .registering import chosen, register_finder
 from .cs336_style import cs336_class, train_bpe_mapping
 from .engine import Result, run_exercise
 from .exercises import REGISTRY
 from .exercises.common import Mismatch, Raised
 from .minbpe_style import minbpe_class, probe_train
 from ..walls.sandbox import exercise_deadline
+from ...core.patterns import GPT4_SPLIT_PATTERN
 from .shapes import Malformed
 
 SIZE_WORDS = ("size", "vocab", "merges", "num")  # what a trainer's size parameter is called
@@ -94,14 +96,19 @@ def takes_pattern(init):
     return bool(init) and any(w in init[0].lower() for w in PATTERN_WORDS)
 
 
-def find_mappings(defined, probe, split=None):
+def find_mappings(defined, probe, split=None, keeps=None):
     """The Mappings of one submission's classes and train_bpe-like functions. `probe(cls, args)`
     trains a minbpe-style class once and returns its attributes (or None); `split` tells the split
-    a class whose constructor takes no pattern has built in (built_in_split.split_finder)."""
+    a class whose constructor takes no pattern has built in (built_in_split.split_finder); `keeps`
+    which of several register methods keeps the ids given (registering.register_finder)."""
     found = []
     for cls, (methods, required) in tokenizer_classes(defined).items():
         init = methods.get("__init__", [])
         roles, extra = class_roles(methods)
+        if keeps is not None and "register" in roles:
+            init_args = [GPT4_SPLIT_PATTERN] if takes_pattern(init) else [260] if takes_size(init) else []
+            roles["register"] = chosen([(m, p) for m, p in methods.items() if role(m, p) == "register"],
+                                       lambda method, cls=cls, init_args=init_args: keeps(cls, method, init_args))
         if required >= 2 and "encode" in roles and ("decode" in roles or "encode_iterable" in roles):
             found += cs336_class(cls, roles, init)  # CS336: Tokenizer(vocab, merges, special_tokens=None)
         elif required <= int(takes_pattern(init)) and ("train" in roles or {"encode", "decode"} <= set(roles)):
@@ -194,7 +201,8 @@ def fitter(mapping):
 def grade_classes(sandbox, timeout):
     """{learner name: Result} for every mapped method of the submission's tokenizer classes."""
     deadline = exercise_deadline(timeout)
-    mappings = find_mappings(sandbox.defined, probe_train(sandbox, deadline), split_finder(sandbox, deadline))
+    mappings = find_mappings(sandbox.defined, probe_train(sandbox, deadline), split_finder(sandbox, deadline),
+                             register_finder(sandbox, deadline))
     results = {}
     for mapping in mappings:
         if mapping.exercise == "not_byte_level":
