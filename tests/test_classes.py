@@ -113,6 +113,7 @@ def test_the_probes_tell_the_three_splits_apart():
         ids = naive.encode(text, given) if pattern == NO_SPLIT else naive.encode_ordinary(text, given, pattern)
         assert told(agrees_in_encoding, ids) == pattern
     assert told(agrees_in_training, None) is None and told(agrees_in_encoding, "oops") is None
+    assert told(agrees_in_encoding, list(ENCODE_PROBE[0].encode("utf-8"))) is None  # merges ignored: no tell
 
 
 def test_of_two_register_methods_the_one_that_keeps_the_ids_given_is_graded():

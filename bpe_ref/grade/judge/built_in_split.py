@@ -17,7 +17,9 @@ NO_SPLIT = ""  # the basic exercise: the whole text is one chunk
 CANDIDATES = {NO_SPLIT: "no split", GPT4_SPLIT_PATTERN: "GPT-4's pattern", GPT2_SPLIT_PATTERN: "GPT-2's pattern"}
 # each candidate trains to merges the other two's judges refuse, and encodes to other ids
 TRAIN_PROBE = ("a a a a 1234 1234 1234 hello hello", 260)  # pairs left over for all three
-ENCODE_PROBE = ("a a 1234", {(97, 32): 256, (51, 52): 257})
+# a merge applies under every candidate, so ids handed back unmerged (an encode that ignores the
+# merges it is given) tell nothing
+ENCODE_PROBE = ("a a 1234", {(97, 32): 256, (51, 52): 257, (49, 50): 258})
 
 
 def agrees_in_training(pattern, merges):
