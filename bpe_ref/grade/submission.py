@@ -121,7 +121,7 @@ def grade_loaded(sandbox, cells, metadata, loaded, timeout, notes=None):
         results.update({r.name: r for r in style.value_results()})
     if loaded:
         results.update({r.name: r for r in ModuleStyle.missing(metadata.get("exercises", []), results)})
-        results.update(grade_classes(sandbox, timeout))  # tokenizer classes, CS336's train_bpe
+        results.update(grade_classes(sandbox, timeout, notes))  # tokenizer classes, CS336's train_bpe
         given = {name for cell in cells for name in cell["given"]}  # the course's own helpers and demos
         given |= {name for cell in cells if cell.get("course") for name in bound_names(cell["source"])}
         results.update(grade_by_behaviour(sandbox, results, given, timeout, notes if notes is not None else []))

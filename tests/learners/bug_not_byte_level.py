@@ -1,9 +1,10 @@
 """NOT byte-level BPE: Sennrich's original design, characters of each word with an end-of-word
-marker, merges as pairs of strings. The grader must say once what the course grades, not send a
-cascade of messages about ids this design never makes.
+marker, merges as pairs of strings. It is no course exercise: the grader must say once, in a
+note, what the course grades, give it no verdict (neither a fail nor a cascade of messages about
+ids this design never makes), and not pass the file.
 
-expect: WordBPE.train fail
-shows: WordBPE.train not byte-level BPE
+expect: nothing
+shows: notes WordBPE.train: not graded, this is not byte-level BPE
 """
 
 from collections import Counter
