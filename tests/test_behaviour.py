@@ -39,8 +39,12 @@ def statuses(result):
 # ---------------------------------------------------------------------------- deciding by behaviour
 
 def test_a_probe_decides_by_answers_and_a_name_only_keeps_a_shaped_one_in_the_running():
-    assert Tried("f", "merge", right=6, shaped=6, calls=8).behaves()
-    assert not Tried("f", "merge", right=1, shaped=8, calls=8).behaves()  # a dict-returning stranger
+    assert Tried("f", "merge", right=6, shaped=6, calls=8, telling=8).behaves()
+    assert not Tried("f", "merge", right=1, shaped=8, calls=8, telling=8).behaves()  # a dict-returning stranger
+    # right only where doing nothing is right too (merge([3, 1], (1, 2), 256)): that tells nothing
+    assert not Tried("f", "merge", right=0, shaped=8, calls=8, telling=4).behaves()
+    # named for it and shaped, but every answer is its first argument handed back unchanged
+    assert not Tried("apply_merges", "merge", right=0, shaped=8, calls=8, telling=4, named=True, idle=8).behaves()
     assert Tried("train_merges", "train", right=0, shaped=5, calls=8, named=True).behaves()
     assert not Tried("train_merges", "train", right=0, shaped=1, calls=8, named=True).behaves()
 

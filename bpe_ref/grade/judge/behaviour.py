@@ -8,6 +8,7 @@ function that behaves like no exercise is left alone, and the exercises looked f
 with what was tried.
 """
 
+import copy
 import time
 from dataclasses import dataclass, field
 
@@ -36,16 +37,22 @@ class Tried:
 
     learner: str
     exercise: str
-    right: int = 0  # answers equal to the exercise's
+    right: int = 0  # answers equal to the exercise's, where doing nothing would not be
     shaped: int = 0  # answers of the exercise's type (a dict for get_stats...)
     calls: int = 0
+    telling: int = 0  # probes where handing back the first argument unchanged is wrong
+    idle: int = 0  # answers that are the first argument, unchanged
     first_problem: str = ""  # the first wrong answer or exception, in words
     named: bool = False  # the function's name holds one of the exercise's words
     timed_out: bool = False
 
     def behaves(self):
-        """Right on at least half the probes (and two), or named for it and answering in its shape."""
-        if self.calls and self.right >= max(2, (self.calls + 1) // 2):
+        """Right on at least half the probes that tell (and two), or named for it and answering in
+        its shape. A function that hands back its first argument unchanged on every probe does
+        nothing the exercise does (apply_merges(word, merges_set, vocab_to_id) given a pair)."""
+        if self.calls and self.idle == self.calls:
+            return False
+        if self.telling and self.right >= max(2, (self.telling + 1) // 2):
             return True
         return self.named and self.shaped >= max(1, (self.calls + 1) // 2)
 
@@ -53,8 +60,10 @@ class Tried:
         return (self.right, self.named, self.shaped)
 
     def said(self):
-        if self.right == self.calls and self.calls:
-            return f"{self.learner}: right on all {self.calls} probes"
+        if self.calls and self.idle == self.calls:
+            return f"{self.learner}: handed back its first argument unchanged on all {self.calls} probes"
+        if self.right == self.telling and self.telling:
+            return f"{self.learner}: right on all {self.telling} probes that tell"
         return f"{self.learner}: {self.first_problem or 'answers of another kind'}"
 
 
@@ -110,9 +119,12 @@ def probe(call, learner, exercise):
     for args in ex.cases()[:PROBE_CASES]:
         reply = call(args)
         tried.calls += 1
+        telling = ex.judge(args, copy.deepcopy(args[0])) is not None  # doing nothing is wrong here
+        tried.telling += telling
         if reply.kind == "ok":
             wrong = ex.judge(args, reply.value)
-            tried.right += wrong is None
+            tried.right += wrong is None and telling
+            tried.idle += unchanged(reply.value, args[0])
             tried.shaped += wrong is None or _same_kind(wrong.expected, reply.value)
             if wrong is not None and not tried.first_problem:
                 tried.first_problem = f"returned {_short(reply.value)} for {_short(args)}"
@@ -149,6 +161,13 @@ def find_by_behaviour(sandbox, defined, taken, have):
         if tried.learner not in finding.found and tried.exercise not in finding.found.values():
             finding.found[tried.learner] = tried.exercise
     return finding
+
+
+def unchanged(got, given):
+    """Whether an answer is the argument it was given, as it was (a list handed back as a tuple too)."""
+    if isinstance(got, (list, tuple)) and isinstance(given, (list, tuple)):
+        return list(got) == list(given)
+    return type(got) is type(given) and got == given
 
 
 def _same_kind(expected, got):
