@@ -50,6 +50,11 @@ REACHING = {
                                 'f = eval(compile("lambda: 1", "<s>", "eval"))\nexec(bytes([120]).decode())\n'],
     "a module by a built name": ['import importlib\nm = importlib.import_module("s" + "ys")\n',
                                  'm = __import__("g" + "c")\n'],
+    # the learner's eval() reads data only: Python's own eval and exec, taken from builtins, run code
+    "Python's own eval": ['import builtins\nrun = builtins.eval\n', 'from builtins import exec as run\n',
+                          'import dataclasses\nb = dataclasses.builtins\n', 'run = getattr(b, "ev" "al")\n',
+                          'import importlib\nimportlib.import_module("builtins").exec(code)\n',
+                          'import builtins as b\nnames = b.__dict__\n'],
 }
 ORDINARY = [
     'import sys\nsys.setrecursionlimit(10_000)\nprint("x", file=sys.stderr)\n',
@@ -58,6 +63,9 @@ ORDINARY = [
     'import regex as re\nfrom collections import Counter\nimport builtins\nn = getattr(builtins, "int")("7")\n',
     'from multiprocessing import Pool\nfrom concurrent.futures import ThreadPoolExecutor\n',
     'exec("x = 1")\nv = eval("2 + 2")\nimport importlib\nr = importlib.import_module("regex")\n',
+    # eval() of the learner's own data (a token's bytes kept as text): in the sandbox it reads data only
+    'def decode(ids, texts):\n    return b"".join(eval(texts[i]) for i in ids)\n',
+    'model.eval()\n',  # a model's evaluation mode, no code run
     'class T:\n    def __init__(self):\n        self.merges = {}\n    def get(self, name):\n        return getattr(self, name)\n',
 ]
 

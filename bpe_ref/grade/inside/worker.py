@@ -11,6 +11,7 @@ counted and dropped, never mixed into the protocol. Every call and every cell go
 calling.py, as the in-notebook check does. Expected values are never computed here.
 """
 
+import ast
 import builtins
 import importlib.abc
 import importlib.machinery
@@ -101,6 +102,25 @@ class FakeFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         pass
 
 
+# what eval() may read in the learner's code: data (literals, containers, operators), never a name,
+# a call or an attribute, so no code the grader has not read can run through it (reaching.py)
+DATA_NODES = (ast.Expression, ast.Constant, ast.Tuple, ast.List, ast.Set, ast.Dict, ast.BinOp, ast.UnaryOp,
+              ast.BoolOp, ast.Compare, ast.IfExp, ast.operator, ast.unaryop, ast.boolop, ast.cmpop, ast.Load)
+
+
+def data_eval(source, *namespaces, **named):
+    """eval() as the learner's code gets it: "b'ab'", "(97, 98)" or "2 + 2" as Python would give
+    them; an expression that names, calls or looks up anything is refused (a ValueError)."""
+    if not isinstance(source, (str, bytes)):
+        raise ValueError("in the grader's sandbox eval() reads a string of data, not a code object")
+    tree = ast.parse(source.lstrip(" \t" if isinstance(source, str) else b" \t"), mode="eval")
+    for node in ast.walk(tree):
+        if not isinstance(node, DATA_NODES):
+            raise ValueError(f"in the grader's sandbox eval() reads data only (literals and operators), "
+                             f"not code: {type(node).__name__} in {source[:60]!r}")
+    return eval(compile(tree, "<eval>", "eval"), {"__builtins__": {}})
+
+
 class FakeIPython:
     """get_ipython() for notebook code: magics and display hooks do nothing."""
 
@@ -119,9 +139,11 @@ class Worker:
     def make_module(self, name, file=None):
         """The learner's namespace as Python gives one to any module: a module object registered in
         sys.modules under its name (dataclasses, pickle and multiprocessing look it up there), with
-        __file__ where the file is. `__main__` is the learner's module too, never the worker."""
+        __file__ where the file is. `__main__` is the learner's module too, never the worker. Its
+        builtins are Python's, but for an eval() that reads data only (data_eval)."""
         module = types.ModuleType(name)
-        module.__dict__.update({"__builtins__": builtins, "display": _no_op, "get_ipython": FakeIPython})
+        learner_builtins = {**vars(builtins), "eval": data_eval}  # eval() of data only: see data_eval
+        module.__dict__.update({"__builtins__": learner_builtins, "display": _no_op, "get_ipython": FakeIPython})
         if file:
             module.__file__ = file
         sys.modules[name] = module

@@ -27,7 +27,9 @@ MODULE_REACH = {
     "importlib": {"reload", "util", "machinery", "abc", "_bootstrap"},
     "threading": {"settrace", "setprofile"}, "resource": {"setrlimit", "prlimit"},
     "ctypes": {"*"}, "_ctypes": {"*"}, "faulthandler": {"*"}, "__main__": {"*"},
-    "builtins": set(),  # reading builtins is fine; changing them (rebinds, setattr) is not
+    # reading builtins is fine; changing them (rebinds, setattr) is not, nor taking Python's own eval,
+    # exec or compile from them: the learner's eval() reads data only (the worker's data_eval)
+    "builtins": {"eval", "exec", "compile", "__import__", "__dict__"},
 }
 MODULE_REACH["posix"] = MODULE_REACH["os"]  # os's own insides, under their own name
 # modules whose attributes a submission may not change: the interpreter's, and the course's own
@@ -37,9 +39,12 @@ GUARDED = set(MODULE_REACH) | {"bpe_ref", "tiktoken", "tiktoken_ext", "minbpe"}
 ATTRIBUTE_REACH = {"f_back", "f_globals", "f_locals", "f_builtins", "f_code", "tb_frame", "tb_next",
                    "gi_frame", "cr_frame", "ag_frame", "__traceback__", "__subclasses__", "__globals__",
                    "__builtins__", "__closure__", "__code__", "__self__", "__loader__", "__spec__",
-                   "__import__", "__reduce__", "__reduce_ex__"}
+                   "__import__", "__reduce__", "__reduce_ex__", "builtins"}  # a module's own `builtins`
 NAME_REACH = {"__builtins__", "__import__", "__loader__", "__spec__"}
-HIDING_CALLS = {"exec", "eval", "compile", "__import__"}  # with a built (non-literal) argument
+# with a built (non-literal) argument. Not eval: in the sandbox it reads data only ("b'ab'", "(1, 2)"),
+# never a name, call or attribute (the worker's data_eval), so eval(token) of a learner's own data hides nothing
+HIDING_CALLS = {"exec", "compile", "__import__"}
+CODE_RUNNERS = {"eval", "exec"}  # reached as an attribute (a module's .eval(...)): Python's own, not data_eval
 INDIRECT_CALLS = {"getattr", "setattr", "delattr", "vars", "globals", "locals"}
 DEPTH = 200  # nesting the walk follows; deeper code cannot be read, and says so
 
@@ -209,6 +214,9 @@ class Reader:
         if isinstance(node.func, ast.Attribute) and node.func.attr == "import_module" and node.args \
                 and not isinstance(node.args[0], ast.Constant):
             return [Reach(line, "import_module() of a built name", hides=True)]
+        if isinstance(node.func, ast.Attribute) and node.func.attr in CODE_RUNNERS and node.args \
+                and not isinstance(node.args[0], ast.Constant):
+            return [Reach(line, f".{node.func.attr}() of a built string", hides=True)]
         fn = node.func.id if isinstance(node.func, ast.Name) else None
         if fn in HIDING_CALLS and node.args and not isinstance(node.args[0], ast.Constant):
             return [Reach(line, f"{fn}() of a built string", hides=True)]
@@ -218,7 +226,7 @@ class Reader:
                 target = node.args[0]
                 if isinstance(target, ast.Name) and (target.id in self.modules or target.id in MODULE_REACH):
                     return [Reach(line, f"{fn}() of a module with a built name", hides=True)]
-            elif isinstance(name.value, str) and name.value in ATTRIBUTE_REACH | {"modules"}:
+            elif isinstance(name.value, str) and name.value in ATTRIBUTE_REACH | CODE_RUNNERS | {"modules"}:
                 return [Reach(line, f"{fn}(..., {name.value!r})")]
             elif fn != "getattr" and isinstance(node.args[0], ast.Name) \
                     and self.modules.get(node.args[0].id, node.args[0].id).split(".")[0] in GUARDED:
