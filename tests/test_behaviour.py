@@ -269,3 +269,20 @@ def test_a_demo_variable_in_a_real_notebook_is_not_an_exercise():
                         isolated=ISOLATED)
     assert "split_text" not in result["exercises"]
     assert "(workbook 04_naive_bpe)" in result["exercises"]["Tokenizer.train"]["exercise"]
+
+
+def test_a_trainer_over_chunk_ids_is_handed_the_chunks_and_the_number_of_merges():
+    from types import SimpleNamespace
+
+    from bpe_ref.core.patterns import GPT2_SPLIT_PATTERN
+    from bpe_ref.grade.judge.variants import OverIds, merges_in
+    seen = []
+
+    class Caller:
+        def call(self, args, rule=None):
+            seen.append(args)
+            return SimpleNamespace(kind="ok", value=({256: b"aa"}, {(97, 97): 256}))  # (vocab, merges)
+    reply = OverIds(Caller()).call(("aa aa", 258, GPT2_SPLIT_PATTERN))
+    assert seen == [([[97, 97], [32, 97, 97]], 2)] and reply.value == {(97, 97): 256}
+    assert merges_in(({(1, 2): 256}, {})) == {(1, 2): 256} and merges_in(({}, {0: b"a"})) == {}
+    assert merges_in([1, 2]) == [1, 2]  # not a (merges, vocab) pair: judged as it is

@@ -14,7 +14,7 @@ from .judge.classes import grade_classes
 from .judge.display import call_text, show
 from .judge.engine import Result, run_exercise
 from .judge.module_style import ModuleStyle
-from .judge.variants import MergesForVocab, takes_merges
+from .judge.variants import MergesForVocab, OverIds, takes_merges
 from .walls.sandbox import PROCESSES, Sandbox, SandboxCaller, exercise_deadline
 from .reading.reaching import UNREADABLE, parse, reaches_in, tainted
 from .reading.source import UnreadableSubmission, names_in, read_submission
@@ -146,9 +146,11 @@ def grade_by_behaviour(sandbox, results, given, timeout, notes):
     graded = {}
     for learner, exercise in finding.found.items():
         ex = dataclasses.replace(exercises.REGISTRY[exercise], name=learner)
-        result = run_exercise(ex, SandboxCaller(sandbox, learner, exercise_deadline(timeout)), timeout)
+        caller = SandboxCaller(sandbox, learner, exercise_deadline(timeout))
+        over_ids = learner in finding.over_ids  # trainer(ids of each chunk, num_merges): variants.OverIds
+        result = run_exercise(ex, OverIds(caller) if over_ids else caller, timeout)
         result.detail["exercise"] = (f"graded as the course's {exercise} (workbook {ex.workbook}): "
-                                     "it behaves like it on the probes")
+                                     + (OverIds.how if over_ids else "it behaves like it on the probes"))
         result.detail["course"] = exercise
         graded[learner] = result
     notes += finding.notes()

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 from .exercises import REGISTRY
 from .exercises.common import Raised
+from .variants import OVER_IDS_PROBES, TRAINER_WORDS, OverIds
+from ...core.patterns import GPT4_SPLIT_PATTERN
 
 # the exercises a plain function is probed for, with the words its name may hold (ties only)
 LOOKED_FOR = {
@@ -74,13 +76,14 @@ class Finding:
 
     found: dict = field(default_factory=dict)
     tried: dict = field(default_factory=dict)  # exercise -> [Tried]
+    over_ids: set = field(default_factory=set)  # learner names found as trainers over ids (variants.OverIds)
 
     def notes(self):
         """One line per exercise looked for among named candidates and not found."""
-        out = []
+        out, found = [], set(self.found.values())
         for exercise, attempts in self.tried.items():
-            named = [t for t in attempts if t.named]
-            if exercise not in self.found.values() and named:
+            named = [t for t in attempts if t.named and t.learner not in self.found]
+            if exercise not in found and not set(COVERED_BY.get(exercise, ())) & found and named:
                 out.append(f"no function behaves like {exercise}; tried "
                            + "; ".join(t.said() for t in named[:3]))
         return out
@@ -160,7 +163,42 @@ def find_by_behaviour(sandbox, defined, taken, have):
     for tried in sorted(scores, key=lambda t: t.score(), reverse=True):
         if tried.learner not in finding.found and tried.exercise not in finding.found.values():
             finding.found[tried.learner] = tried.exercise
+    if "train" not in finding.found.values():  # a shared trainer beside the classes' own train methods too
+        find_over_ids(sandbox, functions, finding)
     return finding
+
+
+def find_over_ids(sandbox, functions, finding):
+    """A trainer written over the ids of each chunk (variants.OverIds), among the functions not
+    found yet: right on the probes, or named for training (or its merges) and answering with merges."""
+    for learner, (params, required) in functions.items():
+        if learner in finding.found or not fits(params, required, "train"):
+            continue
+        caller = OverIds(_Direct(sandbox, learner))
+        ex = REGISTRY["train_regex"]
+        named = any(w in learner.rpartition(".")[2].lower() for w in TRAINER_WORDS) \
+            or any(w in params[1].lower() for w in ("merge", "num"))
+        right = shaped = 0
+        for text, vocab_size in OVER_IDS_PROBES:
+            reply = caller.call((text, vocab_size, GPT4_SPLIT_PATTERN))
+            if reply.kind not in ("ok", "raised"):
+                break
+            right += reply.kind == "ok" and ex.judge((text, vocab_size, GPT4_SPLIT_PATTERN), reply.value) is None
+            shaped += reply.kind == "ok" and isinstance(reply.value, dict)
+        if right == len(OVER_IDS_PROBES) or (named and right >= 1 and shaped == len(OVER_IDS_PROBES)):
+            finding.found[learner] = "train_regex"
+            finding.over_ids.add(learner)
+            return
+
+
+class _Direct:
+    """A learner function called as it is, with a probe's short time limit."""
+
+    def __init__(self, sandbox, learner):
+        self.sandbox, self.learner = sandbox, learner
+
+    def call(self, args, rule=None):
+        return self.sandbox.call(self.learner, args, time.monotonic() + PROBE_SECONDS)
 
 
 def unchanged(got, given):

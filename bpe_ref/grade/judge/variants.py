@@ -3,7 +3,14 @@
 decode(ids, merges) builds its own vocab from the merges: it is handed the merges that make the
 course's vocab, never the vocab itself (which its code would rightly refuse). The parameter's name
 tells the variant apart, since a vocab and a merges dict are both dicts.
+
+A trainer written over ids, not text (trainer([ids of each chunk], num_merges) -> merges, or
+(merges, vocab) either way round) is the course's train_regex with the split done by its caller:
+it is handed the ids of the chunks of the text and the number of merges.
 """
+
+from .diagnosis import is_pair_dict
+from .exercises.w07_regex_splitting import chunk_ids
 
 MERGES_WORDS = ("merge", "rank")  # a decode parameter so named takes merges, not a vocab
 
@@ -42,6 +49,46 @@ class MergesForVocab:
         ids, vocab = args
         merges = merges_from_vocab(vocab) if isinstance(vocab, dict) else None
         return self.caller.call((ids, vocab if merges is None else merges), rule)
+
+    def by_hand(self, rule):
+        return self.caller.by_hand(rule)
+
+    def measure(self, text, vocab_size):
+        return self.caller.measure(text, vocab_size)
+
+
+# texts with pairs to spare under their pattern, so that finding a trainer over ids is not
+# stopped by a bug the grading names anyway (no stop when the pairs run out)
+OVER_IDS_PROBES = (("aaabdaaabac", 258), ("hello hello hello world", 260), ("dog dog dog. cat cat", 259))
+TRAINER_WORDS = ("train", "fit", "learn", "merge")  # a trainer over ids is often named for its merges
+
+
+def merges_in(value):
+    """The merges dict a trainer returned: itself, or the pair dict of a (merges, vocab) pair."""
+    if isinstance(value, (tuple, list)) and len(value) == 2:
+        pairs = [v for v in value if is_pair_dict(v)]
+        empty = [v for v in value if isinstance(v, dict) and not v]  # no merges made: {} beside a vocab
+        if len(pairs) == 1 or (not pairs and len(empty) == 1):
+            return (pairs or empty)[0]
+    return value
+
+
+class OverIds:
+    """A caller for trainer([ids of each chunk], num_merges): the course's (text, vocab_size, pattern)
+    go in as the ids of the text's chunks and vocab_size - 256; the merges come back as they are."""
+
+    how = ("trainer(ids of each chunk, num_merges): handed the ids of the text's chunks (the pattern's "
+           "split) and vocab_size - 256, the merges read from what it returns")
+
+    def __init__(self, caller):
+        self.caller = caller
+
+    def call(self, args, rule=None):
+        text, vocab_size, pattern = args
+        reply = self.caller.call((chunk_ids(text, pattern), vocab_size - 256), rule)
+        if reply.kind == "ok":
+            reply.value = merges_in(reply.value)
+        return reply
 
     def by_hand(self, rule):
         return self.caller.by_hand(rule)
