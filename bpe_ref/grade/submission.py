@@ -102,7 +102,10 @@ def grade_loaded(sandbox, cells, metadata, loaded, timeout, notes=None):
     exercises looked for by behaviour and not found."""
     defined = sandbox.defined
     written = {name: index for index, cell in enumerate(cells) for name in names_in(cell["source"])}
-    style = read_module_style(sandbox, timeout) if loaded and _module_style_wanted(defined, metadata) else None
+    wanted = _module_style_wanted(defined, metadata)
+    style = read_module_style(sandbox, timeout) if loaded and wanted else None
+    if style is not None and wanted == "tables":
+        style.text = None  # `text` may be any demo's: merges trained on a text of their own are judged as well formed
     if style is not None and metadata.get("drill"):
         style = style.for_drill()
     results = {}
@@ -177,10 +180,18 @@ def withhold_reaching(results, cells):
 
 def _module_style_wanted(defined, metadata):
     """Whether the submission is in the module-level style: encode/decode of one argument, or
-    metadata that lists `merges` (a drill)."""
+    metadata that lists `merges` (a drill): True. "tables": module-level `merges` beside the
+    learner's own functions that take the tables as arguments (bpe_encode(text, merges)), what it
+    trained for them to use. False otherwise."""
     one_argument = any(defined.get(n, {}).get("kind") == "callable" and defined[n].get("params") == 1
                        for n in ("encode", "decode"))
-    return "merges" in defined and (one_argument or "merges" in metadata.get("exercises", []))
+    takes_tables = defined.get("merges", {}).get("kind") == "value" and any(
+        info.get("own") and any(n.lower() == "merges" for n in info.get("names") or ()) for info in defined.values())
+    if "merges" not in defined:
+        return False
+    if one_argument or "merges" in metadata.get("exercises", []):
+        return True
+    return "tables" if takes_tables else False
 
 
 def read_module_style(sandbox, timeout):
