@@ -102,3 +102,25 @@ def test_a_truth_without_verdicts_is_refused(tmp_path):
     (tmp_path / "expectations.json").write_text(json.dumps({"f.py": {"min_found": 3}}), encoding="utf-8")
     with pytest.raises(ValueError, match="--truth"):
         heldout.read_truth(tmp_path)
+
+
+def test_a_per_file_truth_counts_what_it_can_and_sets_causes_beside_why(tmp_path, monkeypatch, capsys):
+    truth = {"f.py": {"passed": False, "min_found": 3, "why": "encode applies merges in dict order"},
+             "g.py": {"passed": True, "min_found": 2, "why": "all right"}}
+    (tmp_path / "expectations.json").write_text(json.dumps(truth), encoding="utf-8")
+    for name in truth:
+        (tmp_path / name).write_text("", encoding="utf-8")
+    reports = {
+        "f.py": {"passed": False, "exercises": {
+            "merge": {"status": "pass"}, "missed": {"status": "missing"},
+            "Tok.encode": {"status": "fail", "message": "m", "hint": "apply them by rank, the lowest merge id first"}}},
+        "g.py": {"passed": False, "exercises": {"a": {"status": "pass"}, "b": {"status": "error", "message": "boom"}}},
+    }
+    monkeypatch.setattr(heldout, "grade", lambda path, timeout: reports[path.name])
+    assert heldout.main([str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "exercises found:  4 of 5" in out and "1 of 2 files with at least min_found" in out
+    assert "files passed right: 1 of 2" in out
+    assert "true why: encode applies merges in dict order" in out
+    assert "grader:   Tok.encode fail: [merge order] apply them by rank" in out
+    assert "grader:   b error: boom" in out and "g.py: passed=False (WRONG, truly passed=True)" in out
