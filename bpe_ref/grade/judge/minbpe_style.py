@@ -63,8 +63,9 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False):
     if regex_style and "encode" in roles and len(roles["encode"][1]) >= 2 and "register" in roles:
         method, register = roles["encode"][0], roles["register"][0]
         mappings.append(Mapping(f"{cls}.{method}", "encode_special",
-                                f".{register}(special_tokens), then .{method}(text, allowed_special)",
-                                minbpe_special(cls, method, register, attrs), asserts=True))
+                                f".{register}(special_tokens), then .{method}(text, allowed_special) "
+                                f"(.{method}(text) when nothing is allowed)",
+                                minbpe_special(cls, method, register, attrs), asserts=True, set_as_text=True))
     return mappings
 
 
@@ -114,13 +115,28 @@ def minbpe_allowed(allowed):
 
 
 def minbpe_special(cls, method, register, attrs):
+    """encode(text, allowed_special) after register(special_tokens). Nothing allowed is the course's
+    default, so then encode(text) is called with the learner's own default, which must refuse a
+    special token in the text as tiktoken's does; an encode with no default gets "none_raise"."""
     def call(sandbox, args, deadline, rule):
         text, merges, pattern, special_tokens, allowed = args
-        return object_call(sandbox, cls, deadline, rule, init=wired([pattern]),
-                           set=wired({attrs["merges"]: merges, attrs["vocab"]: ranked_vocab(merges)}),
-                           steps=[[register, wired([special_tokens])]],
-                           call=[method, wired([text, minbpe_allowed(allowed)])])
+
+        def encode(given):
+            return object_call(sandbox, cls, deadline, rule, init=wired([pattern]),
+                               set=wired({attrs["merges"]: merges, attrs["vocab"]: ranked_vocab(merges)}),
+                               steps=[[register, wired([special_tokens])]], call=[method, wired(given)])
+        if isinstance(allowed, (set, frozenset)) and not allowed:
+            reply = encode([text])
+            if not missing_argument(reply):
+                return reply
+        return encode([text, minbpe_allowed(allowed)])
     return call
+
+
+def missing_argument(reply):
+    """Whether a call raised TypeError for an argument it needs and was not given."""
+    raised = reply.info.get("raised") or {} if reply.kind == "raised" else {}
+    return raised.get("type") == "TypeError" and "required positional argument" in (raised.get("message") or "")
 
 
 def probe_train(sandbox, deadline):
