@@ -200,6 +200,9 @@ def grade_classes(sandbox, timeout):
         if mapping.exercise == "not_byte_level":
             results[mapping.learner] = Result(mapping.learner, "fail", mapping.how, {"course": "train"})
             continue
+        if mapping.exercise == "unreadable_state":  # fail closed: never a pass, and no cause named
+            results[mapping.learner] = Result(mapping.learner, "error", mapping.how, {"note": mapping.how})
+            continue
         ex = mapped_exercise(mapping)
         result = run_exercise(ex, ClassCaller(sandbox, mapping, exercise_deadline(timeout)), timeout)
         result.detail["exercise"] = (f"graded as the course's {mapping.exercise} "
