@@ -124,3 +124,12 @@ def test_a_per_file_truth_counts_what_it_can_and_sets_causes_beside_why(tmp_path
     assert "true why: encode applies merges in dict order" in out
     assert "grader:   Tok.encode fail: [merge order] apply them by rank" in out
     assert "grader:   b error: boom" in out and "g.py: passed=False (WRONG, truly passed=True)" in out
+
+
+def test_an_empty_split_pattern_named_by_hint_and_truth_is_a_right_hint():
+    hint = ("with no special token to split on (none allowed, or an empty list of them) the pattern is '()', "
+            "which matches between every two characters")
+    why = "with special_tokens=[] it builds the split pattern '()' and re.split cuts the text into characters"
+    assert judge_hint(hint, "empty_group", why) == "right"
+    assert judge_hint(hint, "empty_group", "joins the special tokens in the order given, not longest first") \
+        == "misleading"

@@ -163,9 +163,9 @@ exercise(
                                  "'<|end|>' took the start of '<|end|><|end|>'; join them sorted by length, "
                                  "longest first (sorted(tokens, key=len, reverse=True))",
             special_encoder(order=dict_order), also=(special_encoder(order=alphabetical),)),
-        Bug("empty_group", "with no special token allowed (the default) the pattern is '()', which matches "
-                           "between every two characters, so each character was encoded alone and no merge "
-                           "applied: when nothing is allowed, encode_ordinary the whole text",
+        Bug("empty_group", "with no special token to split on (none allowed, or an empty list of them) the "
+                           "pattern is '()', which matches between every two characters, so each character was "
+                           "encoded alone and no merge applied: when there is none, encode_ordinary the whole text",
             **in_any_order(none_allowed=False)),
         Bug("raises_key_error", "raise ValueError for a special token that is not allowed, as tiktoken does, "
                                 "not KeyError: the error is about the text's value, not a missing key",
