@@ -47,3 +47,9 @@ def test_a_vocab_gives_the_merges_the_training_text_made():
 def test_what_was_found_is_described():
     assert described({"_rules": {"a": 1}, "ids": [1, 2], "n": 3}) == \
         "_rules (dict of 1: str -> int), ids (list of 2), n (int)"
+
+
+def test_a_vocab_that_learned_nothing_holds_no_state():
+    state = find_state({"vocab": {i: bytes([i]) for i in range(256)}, "merges": {}})
+    assert (state.merges, state.shape, state.vocab, state.found) == ("merges", "merges", "vocab", True)
+    assert not find_state({"vocab": {i: bytes([i]) for i in range(256)}}).found

@@ -14,7 +14,7 @@ from .cs336_style import cs336_class, train_bpe_mapping
 from .engine import Result, run_exercise
 from .exercises import REGISTRY
 from .exercises.common import Mismatch, Raised
-from .exercises.w08_special_tokens import others_as_text
+from .exercises.w08_special_tokens import in_minbpe_terms, others_as_text
 from .minbpe_style import minbpe_class, probe_train
 from ..walls.sandbox import exercise_deadline
 from .shapes import Malformed
@@ -164,6 +164,8 @@ def mapped_exercise(mapping):
 
     # a design with its pattern built in cannot ignore the pattern it is given: it is given none
     bugs = tuple(bug for bug in ex.bugs if not (mapping.pattern and bug.name == "ignores_pattern"))
+    if mapping.set_as_text:
+        bugs = tuple(in_minbpe_terms(bug) for bug in bugs)
     return dataclasses.replace(
         ex, name=mapping.learner, cases=lambda: _unique([fit(a) for a in ex.cases()]), bugs=bugs,
         strategy=ex.strategy.map(fit), judge=judged,
@@ -200,8 +202,9 @@ def grade_classes(sandbox, timeout):
         if mapping.exercise == "not_byte_level":
             results[mapping.learner] = Result(mapping.learner, "fail", mapping.how, {"course": "train"})
             continue
-        if mapping.exercise == "unreadable_state":  # fail closed: never a pass, and no cause named
-            results[mapping.learner] = Result(mapping.learner, "error", mapping.how, {"note": mapping.how})
+        if mapping.ungradable:  # fail closed: never a pass, and no cause named
+            results[mapping.learner] = Result(mapping.learner, "error", mapping.ungradable,
+                                              {"note": mapping.ungradable, "course": mapping.exercise})
             continue
         ex = mapped_exercise(mapping)
         result = run_exercise(ex, ClassCaller(sandbox, mapping, exercise_deadline(timeout)), timeout)

@@ -97,16 +97,14 @@ def unreadable_state(mappings, seen, attrs):
     train = mappings[0].learner
     looked = (f"after {train}{TRAIN_PROBE!r} the grader looked for {LOOKED_FOR} and found {described(seen)}")
     out = [mappings[0]] if attrs.found else [dataclasses.replace(
-        mappings[0], exercise="unreadable_state", call=None,
-        how=f"could not be graded: {looked}: none of them holds the merges it learned")]
+        mappings[0], call=None, ungradable=f"could not be graded: {looked}: none of them holds the merges it learned")]
     where = (f"may read {', '.join(attrs.opaque)}, whose shape the grader does not know ({looked})"
              if attrs.found else f"reads what {train} learned, and the grader could not find where that is kept")
     for mapping in mappings[1:]:
         if mapping.exercise == "decode" and attrs.vocab in seen:
             out.append(mapping)
         elif mapping.learner not in {m.learner for m in out}:
-            out.append(dataclasses.replace(mapping, exercise="unreadable_state", call=None,
-                                           how=f"could not be graded: it {where}"))
+            out.append(dataclasses.replace(mapping, call=None, ungradable=f"could not be graded: it {where}"))
     return out
 
 

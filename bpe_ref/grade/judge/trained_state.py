@@ -44,7 +44,7 @@ class State:
     merges: str = "merges"
     shape: str = "merges"
     vocab: str = "vocab"
-    found: bool = True  # False: nothing after training held merges or a vocab, and no attribute is named merges
+    found: bool = True  # False: nothing after training held merges or a learned vocab, and no attribute is named merges
     opaque: tuple = ()  # other filled attributes of no known shape: an encoder may read them
 
 
@@ -58,11 +58,11 @@ def find_state(attributes):
         name = next((name for name, shape in shapes.items() if shape == wanted), None)
         if name is not None:
             return State(name, wanted, vocab if vocab not in (None, name) else "vocab")
-    if vocab is not None:
+    if vocab is not None and any(idx >= 256 for idx in attributes[vocab]):  # it learned into the vocab
         opaque = tuple(name for name, value in attributes.items()
                        if shapes[name] is None and isinstance(value, (dict, list, tuple, set)) and value)
         return State(vocab, "vocab", vocab, opaque=opaque)
-    return State(found="merges" in attributes)
+    return State(vocab=vocab or "vocab", found="merges" in attributes)
 
 
 def as_merges(value, shape, chunks=()):
