@@ -282,16 +282,24 @@ def last_cell_ran(page):
 
 
 def save(page, path, limit=60):
-    """Save the notebook (Ctrl+S) and read it back once every code cell on disk has run."""
+    """Save the notebook (Ctrl+S) and read it back once the new file is whole on disk."""
     before = path.stat().st_mtime_ns
     page.locator(NOTEBOOK).click(position={"x": 5, "y": 5})
     page.keyboard.press("Control+s")
+    return read_saved(path, before, limit)
+
+
+def read_saved(path, before, limit=60):
+    """The notebook at path once it has changed since `before` (its mtime in ns) and reads whole.
+    Jupyter's server rewrites a notebook in place, so a read can meet it empty or half written."""
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
         if path.stat().st_mtime_ns != before:
-            time.sleep(0.5)
-            return nbformat.read(path, as_version=4)
-        time.sleep(0.3)
+            try:
+                return nbformat.read(path, as_version=4)
+            except (ValueError, nbformat.reader.NotJSONError):
+                pass  # still being written: read it again
+        time.sleep(0.2)
     pytest.fail(f"{path.name} was not saved")
 
 

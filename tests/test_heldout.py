@@ -133,3 +133,22 @@ def test_an_empty_split_pattern_named_by_hint_and_truth_is_a_right_hint():
     assert judge_hint(hint, "empty_group", why) == "right"
     assert judge_hint(hint, "empty_group", "joins the special tokens in the order given, not longest first") \
         == "misleading"
+
+
+def test_a_folder_without_expectations_is_scored_by_the_manifest_naming_its_files(tmp_path):
+    (tmp_path / "chinthasaicharan__tinybpe.py").write_text("", encoding="utf-8")
+    path, truths = heldout.read_truth(tmp_path)
+    assert path == heldout.DATA / "tuning" / "manifest.json" and "chinthasaicharan__tinybpe.py" in truths
+    (tmp_path / "chinthasaicharan__tinybpe.py").unlink()
+    assert heldout.read_truth(tmp_path)[0] == heldout.MANIFEST
+
+
+def test_the_tuning_set_shares_no_repository_with_the_held_out_set_and_has_its_fields():
+    def files(name):
+        with open(heldout.DATA / name / "manifest.json", encoding="utf-8") as f:
+            return json.load(f)["files"]
+    tuning, held = files("tuning"), files("heldout")
+    assert not {e["repo"] for e in tuning.values()} & {e["repo"] for e in held.values()}
+    for entry in tuning.values():
+        assert {"repo", "commit", "paths", "kind", "edits", "passed", "pass", "notpass", "why", "hint_names"} <= set(entry)
+        assert set(entry["why"]) <= set(entry["notpass"]) and set(entry["pass"]).isdisjoint(entry["notpass"])

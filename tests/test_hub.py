@@ -471,7 +471,7 @@ def test_no_user_can_read_another_users_workspace(hub):
 
 
 def test_a_user_logs_in_through_the_browser_and_00_opens_first(hub):
-    from test_browser import browser_or_skip
+    from test_browser import browser_or_skip, read_saved
 
     sync_playwright, chromium = browser_or_skip()
     user = hub.users[2]
@@ -500,10 +500,7 @@ def test_a_user_logs_in_through_the_browser_and_00_opens_first(hub):
                 timeout=120_000)
             before = (workspace / "00_start_here.ipynb").stat().st_mtime_ns
             page.keyboard.press("Control+s")
-            deadline = time.monotonic() + 60
-            while (workspace / "00_start_here.ipynb").stat().st_mtime_ns == before and time.monotonic() < deadline:
-                time.sleep(0.3)
-            saved = nbformat.read(workspace / "00_start_here.ipynb", as_version=4)
+            saved = read_saved(workspace / "00_start_here.ipynb", before)
             assert saved.cells[1].execution_count == 1, "the browser's run was not saved"
             # a terminal: starts in the workspace, with the course's commands on PATH
             page.locator("#jp-MainMenu .lm-MenuBar-item", has_text="File").first.click()

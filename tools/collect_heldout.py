@@ -2,6 +2,8 @@
 
     python tools/collect_heldout.py --mirrors /work/.mirror           from local git mirrors
     python tools/collect_heldout.py --clone CACHE_DIR                  git clone what is missing into CACHE_DIR
+    python tools/collect_heldout.py --manifest tests/data/tuning/manifest.json --out tuning --mirrors DIR
+                                                                      the public tuning set, the same way
 
 The held-out set is other people's code, so the project keeps only where each file came from:
 tests/data/heldout/manifest.json names, per file, the repository, the commit, the paths pasted

@@ -2,6 +2,7 @@
 
     python tools/collect_heldout.py --mirrors DIR        first, to rebuild heldout/ from the manifest
     python -m bpe_ref.grade.heldout heldout               the held-out set (tests/data/heldout/manifest.json)
+    python -m bpe_ref.grade.heldout tuning                the public tuning set (tests/data/tuning/manifest.json)
     python -m bpe_ref.grade.heldout ../shared/learner-corpus/as-written-1   the tuning set (its expectations.json)
     python -m bpe_ref.grade.heldout ../shared/learner-corpus/as-written-2   a per-file truth (passed, min_found, why)
 
@@ -10,7 +11,8 @@ file at a time, with the grader as it is; the verdicts are then scored against t
 (bpe_ref.grade.judge.heldout_score, or judge.file_score for a truth given per file) and a
 summary is printed. --details adds one line per judgment
 that went wrong; --json FILE keeps the grader's reports, and --reports FILE scores them again
-without grading. The truth is FOLDER/expectations.json when there is one, else the manifest.
+without grading. The truth is FOLDER/expectations.json when there is one, else the committed
+manifest (held-out or tuning) that names the most of the folder's files.
 """
 
 import argparse
@@ -23,12 +25,26 @@ from .outputs import say
 from .judge import file_score
 from .judge.heldout_score import Tally, score_file, summary
 
-MANIFEST = Path(__file__).resolve().parents[2] / "tests" / "data" / "heldout" / "manifest.json"
+DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
+MANIFEST = DATA / "heldout" / "manifest.json"
+MANIFESTS = (MANIFEST, DATA / "tuning" / "manifest.json")
+
+
+def default_truth(folder):
+    """FOLDER/expectations.json, else the committed manifest naming the most files in `folder`."""
+    if (folder / "expectations.json").exists():
+        return folder / "expectations.json"
+    present = {path.name for path in folder.iterdir()} if folder.is_dir() else set()
+
+    def overlap(manifest):
+        with open(manifest, encoding="utf-8") as f:
+            return len(present & set(json.load(f)["files"]))
+    return max((m for m in MANIFESTS if m.exists()), key=overlap, default=MANIFEST)
 
 
 def read_truth(folder, path=None):
     """(path, {file name: truth}) from --truth, FOLDER/expectations.json or the manifest."""
-    path = Path(path) if path else (folder / "expectations.json" if (folder / "expectations.json").exists() else MANIFEST)
+    path = Path(path) if path else default_truth(folder)
     with open(path, encoding="utf-8") as f:
         data = json.load(f)
     files = data.get("files", data)

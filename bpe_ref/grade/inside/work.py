@@ -14,7 +14,6 @@ reset it. So there the ids are made costly to hash ("heavy"), and the grader rea
 CPU time from outside: lookups = CPU seconds / the cost of one heavy hash, measured here.
 """
 
-import functools
 import random
 import string
 import time
@@ -131,20 +130,21 @@ def count_lookups(trainer, text, vocab_size, heavy=False, namespace=None):
     return result, CountedId.hashes
 
 
-@functools.lru_cache(maxsize=1)
-def heavy_hash_seconds(samples=5, hashes=4_000):
-    """CPU seconds of one heavy hash on this machine (the least of a few runs: noise only adds)."""
+def heavy_hash_seconds(samples=3, hashes=2_000):
+    """CPU seconds of one heavy hash on this machine, now (the least of a few runs: noise only adds).
+    It is taken afresh around each measurement: on a busy machine a CPU second does less work,
+    for the learner's trainer and for this yardstick alike."""
     ids = HEAVY[:64]
     best = float("inf")
     for _ in range(samples):
-        start = time.process_time()
+        start = time.thread_time()
         for i in range(hashes):
             hash(ids[i & 63])
-        best = min(best, time.process_time() - start)
+        best = min(best, time.thread_time() - start)
     return best / hashes
 
 
-def lookups_from_cpu(seconds):
+def lookups_from_cpu(seconds, hash_seconds):
     """How many heavy hashes `seconds` of the worker's CPU time stand for (an upper bound: the
     learner's other work counts too, but a heavy hash costs far more than a list step)."""
-    return int(seconds / heavy_hash_seconds())
+    return int(seconds / hash_seconds)

@@ -344,15 +344,17 @@ class Sandbox:
         refusal = self.ready()
         if refusal:
             return refusal, None
+        cost_before = work.heavy_hash_seconds()
         before = self.cpu_seconds()
         reply = self.request({"op": "measure", "name": name, "text": text, "vocab_size": vocab_size,
                               "heavy": True}, deadline, whole=True)
         after = self.cpu_seconds()
+        hash_seconds = max(cost_before, work.heavy_hash_seconds())  # the machine's load may change meanwhile
         reported = reply.info.get("lookups") or 0
         if before is None or after is None or after < before:
             # no /proc (not Linux), or the worker died during the call: a learner's own run only
             return reply, (None if self.isolated or self.run_as else reported)
-        seen = work.lookups_from_cpu(after - before)
+        seen = work.lookups_from_cpu(after - before, hash_seconds)
         # The count from inside can only take the pass away: CPU that did not go into hashing the
         # text's ids (a recount on plain ints) leaves it low, and then the work was not measured.
         return reply, seen if reported >= seen / 2 else 0
