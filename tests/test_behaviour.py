@@ -293,3 +293,11 @@ def test_a_trainer_state_under_another_name_and_shape_is_read_in_its_own_terms()
     assert "should return a dict" not in exercises["BasicTokenizer.train"].get("hint", "")
     assert "build_shuffled_vocab" not in grade_file(
         corpus_file("as-written-2", "roarkai__rebuildminBPE.py"), isolated=ISOLATED)["exercises"]
+
+
+def test_an_encode_with_no_default_for_allowed_special_is_asked_in_minbpes_words(tmp_path):
+    source = (Path(__file__).parent / "learners" / "good_class_minbpe_set_as_text.py").read_text(encoding="utf-8")
+    source = source.replace('def encode(self, text, allowed_special="none_raise"):',
+                            'def encode(self, text, allowed_special):')
+    result = grade(tmp_path, source)
+    assert statuses(result)["RegexTokenizer.encode"] == "pass", result["exercises"]["RegexTokenizer.encode"]
