@@ -60,27 +60,24 @@ def choose(cls, trained, encoded):
 
 
 def split_finder(sandbox, deadline):
-    """find(cls, train, encode, attrs, init, sized) -> (pattern, how): the split a class of no
-    pattern parameter has built in, from one training and one encoding in the sandbox. `train`
-    and `encode` are method names (or None), `attrs` the attributes holding its merges and vocab
-    ({"merges": ..., "vocab": ..., "returns": whether train returns the merges})."""
-    def find(cls, train, encode, attrs, init=(), sized=False):
+    """find(cls, train, encode, merges_of, setting, sized) -> (pattern, how): the split a class of
+    no pattern parameter has built in, from one training and one encoding in the sandbox. `train`
+    and `encode` are method names (or None); merges_of(answer, text) reads the merges from what
+    training answered (its attributes, or what it returned), and setting(merges) gives the
+    attributes that hand it merges (both in the class's own layout: minbpe_style)."""
+    def find(cls, train, encode, merges_of, setting, sized=False, returns=False):
         trained = encoded = None
-        if train:
+        if train:  # `returns`: train returns the merges instead of keeping them
             text, size = TRAIN_PROBE
-            init_args, given = ([size], [text]) if sized else (list(init), [text, size])
-            read = {} if attrs.get("returns") else {"read": "*"}
+            init_args, given = ([size], [text]) if sized else ([], [text, size])
+            read = {} if returns else {"read": "*"}
             reply = object_call(sandbox, cls, deadline, init=wired(init_args), call=[train, wired(given)], **read)
             if reply.kind == "ok":
-                merges = reply.value if attrs.get("returns") else (
-                    reply.value.get(attrs["merges"]) if isinstance(reply.value, dict) else None)
-                trained = told(agrees_in_training, merges)
+                trained = told(agrees_in_training, merges_of(reply.value, text))
         if encode:
             text, merges = ENCODE_PROBE
-            init_args = [256 + len(merges)] if sized else list(init)
-            reply = object_call(sandbox, cls, deadline, init=wired(init_args),
-                                set=wired({attrs["merges"]: merges, attrs["vocab"]: ranked_vocab(merges)}),
-                                call=[encode, wired([text])])
+            reply = object_call(sandbox, cls, deadline, init=wired([256 + len(merges)] if sized else []),
+                                set=wired(setting(merges)), call=[encode, wired([text])])
             if reply.kind == "ok":
                 encoded = told(agrees_in_encoding, reply.value)
         return choose(cls, trained, encoded)
