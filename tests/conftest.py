@@ -49,15 +49,27 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line("The course was not tried on a real JupyterHub; see tests/test_hub.py.")
 
 
-def run_bpe_grade(*args, cwd):
+def run_bpe_grade(*args, cwd, env=None):
     """Run the bpe-grade command (the installed script, else the module) and capture what it says."""
     script = Path(sys.executable).with_name("bpe-grade")
     command = [str(script)] if script.exists() else [sys.executable, "-m", "bpe_ref.grade.cli"]
     return subprocess.run(command + [str(a) for a in args], cwd=cwd, capture_output=True,
-                          text=True, encoding="utf-8", timeout=300)
+                          text=True, encoding="utf-8", timeout=300, env=env)
 
 
 @pytest.fixture(scope="session")
 def bpe_grade():
     """bpe_grade(*args, cwd=...): the bpe-grade command line, as a learner or instructor runs it."""
     return run_bpe_grade
+
+
+def pytest_sessionfinish(session):
+    """Remove this process's copies of the worker and of the allowed packages: an xdist worker
+    ends without running atexit, which is what removes them after a bpe-grade run."""
+    import shutil
+
+    from bpe_ref.grade.walls import isolation
+
+    for made in (isolation._own_worker_dir, isolation.site_copy):
+        if made.cache_info().currsize:
+            shutil.rmtree(Path(made()).parent if made is isolation._own_worker_dir else made(), ignore_errors=True)

@@ -19,6 +19,7 @@ import csv
 import io
 import json
 import linecache
+import os
 import runpy
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -278,9 +279,23 @@ def class_run(tmp_path_factory, bpe_grade):
     """One bpe-grade run over three submissions: --json, --csv and --jobs 2 at once."""
     folder = tmp_path_factory.mktemp("class")
     paths = [LEARNERS / name for name in CLASS]
+    scratch = class_run_tmp(tmp_path_factory)
+    scratch.mkdir()
     run = bpe_grade(*paths, "--json", "--csv", folder / "class.csv", "--jobs", "2",
-                    "--exercises", "get_stats,merge,train,train_incremental", cwd=folder)  # the assignment, declared
+                    "--exercises", "get_stats,merge,train,train_incremental", cwd=folder,  # the assignment, declared
+                    env={**os.environ, "TMPDIR": str(scratch)})
     return run, folder, [str(p) for p in paths]
+
+
+def class_run_tmp(tmp_path_factory):
+    """The temporary folder of class_run's bpe-grade (its TMPDIR)."""
+    return tmp_path_factory.getbasetemp() / "class-run-tmp"
+
+
+def test_cli_leaves_nothing_in_the_temporary_folder(class_run, tmp_path_factory):
+    """The worker's copy is made once, by the parent, and goes when the run ends: pool processes end
+    without atexit, so copies of their own would stay behind, one per process and run."""
+    assert list(class_run_tmp(tmp_path_factory).iterdir()) == []
 
 
 def test_cli_json(class_run):

@@ -261,7 +261,7 @@ def grade_all(found, limits, jobs):
         return
     # learner code run as another user reads a copy of the allowed packages: made once here and
     # removed when this process ends (a pool process ends without atexit, so its own would stay)
-    shared = (isolation.site_copy(),) if limits.run_as and not limits.isolated else (None,)
+    shared = (isolation.site_copy() if limits.run_as and not limits.isolated else None, isolation.worker_dir())
     pending = found
     while pending:  # a grading process that dies takes only its own file: the rest go to a fresh pool
         with ProcessPoolExecutor(max_workers=jobs, initializer=_share_site, initargs=shared) as pool:
@@ -290,9 +290,11 @@ def _grade_alone(found, limits, shared):
                     "student": found.student}
 
 
-def _share_site(folder):
+def _share_site(folder, worker):
+    """A pool process's start: the parent's copies, which go when the parent ends (see isolation)."""
     if folder:
         isolation.share_site_copy(folder)
+    isolation.share_worker_dir(worker)
 
 
 def _grade(args):

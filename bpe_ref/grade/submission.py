@@ -181,12 +181,15 @@ def withhold_reaching(results, cells):
 def _module_style_wanted(defined, metadata):
     """Whether the submission is in the module-level style: encode/decode of one argument, or
     metadata that lists `merges` (a drill): True. "tables": module-level `merges` beside the
-    learner's own functions that take the tables as arguments (bpe_encode(text, merges)), what it
-    trained for them to use. False otherwise."""
+    learner's own functions that take the tables as arguments (bpe_encode(text, merges)), what its
+    module-level loop trained for them to use (with a train function of its own, `merges` is that
+    function's demo output, no exercise). False otherwise."""
     one_argument = any(defined.get(n, {}).get("kind") == "callable" and defined[n].get("params") == 1
                        for n in ("encode", "decode"))
-    takes_tables = defined.get("merges", {}).get("kind") == "value" and any(
-        info.get("own") and any(n.lower() == "merges" for n in info.get("names") or ()) for info in defined.values())
+    own = {name: info for name, info in defined.items() if info.get("own")}
+    takes_tables = defined.get("merges", {}).get("kind") == "value" and not any(  # else a trainer's demo output
+        name.lower().startswith(("train", "fit", "learn")) for name in own) and any(
+        any(n.lower() == "merges" for n in info.get("names") or ()) for info in own.values())
     if "merges" not in defined:
         return False
     if one_argument or "merges" in metadata.get("exercises", []):

@@ -78,10 +78,23 @@ def interpreter():
     return os.path.realpath(base)
 
 
-@functools.lru_cache(maxsize=1)
+_SHARED_WORKER = []  # the parent's worker folder, handed to each pool process (share_worker_dir)
+
+
+def share_worker_dir(folder):
+    """Use the parent's worker folder in this (pool) process: a pool process ends without running
+    atexit, so a folder of its own would stay in /tmp."""
+    _SHARED_WORKER[:] = [folder]
+
+
 def worker_dir():
     """A private folder holding only the worker's files (a copy): what the sandbox sees of the grader.
     It sits alone in a folder of its own: the worker takes its parent for the reference's (calling.py)."""
+    return _SHARED_WORKER[0] if _SHARED_WORKER else _own_worker_dir()
+
+
+@functools.lru_cache(maxsize=1)
+def _own_worker_dir():
     private = Path(tempfile.mkdtemp(prefix="bpe-grade-worker-"))
     atexit.register(shutil.rmtree, private, ignore_errors=True)
     folder = private / "grader"

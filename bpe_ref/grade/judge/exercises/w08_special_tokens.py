@@ -103,23 +103,6 @@ def others_as_text(args, got):
     return same(got, special_encoder(check=False)(*args))
 
 
-def in_registration_order(args, got):
-    """Whether `got` is the answer with the special tokens tried in the order they were registered
-    (minbpe joins them in its dict's order). tiktoken, whose rule minbpe follows, joins them in a
-    set's order and so leaves overlapping tokens unspecified: a class written to minbpe's convention
-    is right either way. The course's own encode_special asks for longest first (workbook 08)."""
-    if isinstance(got, Raised):
-        return False
-    answers = (special_encoder(order=dict_order), special_encoder(order=dict_order, check=False))
-    for answer in answers:
-        try:
-            if same(got, answer(*args)):
-                return True
-        except ValueError:
-            continue
-    return False
-
-
 def in_minbpe_terms(bug):
     """The bug, made by code that follows minbpe's convention for an allowed set (the tokens it
     leaves out are ordinary text) and raises an assert where nothing is allowed: the same slip,
