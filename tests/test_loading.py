@@ -158,3 +158,31 @@ def test_the_reference_s_packages_stay_out_of_the_sandbox():
         for name in os.listdir(folder):
             if name in ("tiktoken", "tiktoken_ext", "bpe_ref"):
                 assert f"{target}/{name}" in hidden, (name, hidden)
+
+
+def notebook(tmp_path, name, *sources):
+    import nbformat
+    path = tmp_path / name
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(textwrap.dedent(s)) for s in sources]),
+                   str(path))
+    return path
+
+
+def test_a_failing_demo_cell_that_defines_nothing_a_function_reads_does_not_stop_the_pass(tmp_path):
+    """Kind K: every exercise right, and the only failures are demos (a package the demo lacks, a
+    value only later demo cells use): passed, with the failures still in the notes."""
+    path = notebook(tmp_path, "demo.ipynb", GET_STATS, "import not_installed_anywhere as spm\nsp = spm.Processor()\n",
+                    "ids = sp.encode('hello')\n")
+    result = grade_file(path, timeout=10.0, isolated=ISOLATED)
+    assert result["exercises"]["get_stats"]["status"] == "pass" and result["passed"], result
+    assert any("ModuleNotFoundError" in n and "no function reads it: sp" in n for n in result["notes"]), result
+
+
+def test_a_failing_cell_that_binds_what_a_function_reads_stops_the_pass(tmp_path):
+    """...but a value the learner's own function reads (a pattern, merges) is part of what the file defines."""
+    path = notebook(tmp_path, "needed.ipynb", GET_STATS,
+                    "import not_installed_anywhere as pkg\nSPLIT = pkg.pattern()\n",
+                    "def chunks(text):\n    return SPLIT.findall(text)\n")
+    result = grade_file(path, timeout=10.0, isolated=ISOLATED)
+    assert result["exercises"]["get_stats"]["status"] == "pass" and not result["passed"], result
+    assert any("left ungraded: SPLIT" in n for n in result["notes"]), result
