@@ -27,10 +27,15 @@ from .core.regex_tokenizer import RegexTokenizer
 from .formats.encodings import from_tiktoken, get_encoding, recover_merges, use_offline_cache
 from .formats.gpt2_files import bytes_to_unicode, load_gpt2_files, save_gpt2_files
 
-# The one thing done on import: point tiktoken at the shipped rank files when no cache folder is
+# Two things are done on import. Point tiktoken at the shipped rank files when no cache folder is
 # chosen (an environment variable and two file checks; nothing is written), so that
 # tiktoken.get_encoding works offline in this process too (tests/test_startup.py).
 use_offline_cache()
+# And keep nbformat quick: its jsonschema imports rfc3987_syntax when Jupyter's extras installed
+# it, which builds dozens of grammars on import (over a second in every process that reads a
+# notebook: bpe-grade, bpe-practice). A notebook's schema has no IRI to check; None in sys.modules
+# makes that one optional import fail quietly.
+sys.modules.setdefault("rfc3987_syntax", None)
 
 __all__ = [
     "BasicTokenizer", "RegexTokenizer",

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe_ref.grade.judge.behaviour import Tried, candidates, fits
+from bpe_ref.grade.judge.behaviour import Tried, bytes_reordered, candidates, fits
 from bpe_ref.grade.judge.classes import class_roles, find_mappings, takes_pattern
 from bpe_ref.grade.judge.cs336_style import merges_from_bytes
 from bpe_ref.grade.judge.diagnosis import matching_bug
@@ -43,6 +43,16 @@ def test_a_probe_decides_by_answers_and_a_name_only_keeps_a_shaped_one_in_the_ru
     assert not Tried("f", "merge", right=1, shaped=8, calls=8).behaves()  # a dict-returning stranger
     assert Tried("train_merges", "train", right=0, shaped=5, calls=8, named=True).behaves()
     assert not Tried("train_merges", "train", right=0, shaped=1, calls=8, named=True).behaves()
+
+
+def test_a_vocab_builder_named_for_a_byte_shuffle_that_shuffles_is_not_build_vocab():
+    shuffled = {i: bytes([(i + 33) % 256]) for i in range(256)}
+    assert bytes_reordered(shuffled) and not bytes_reordered({i: bytes([i]) for i in range(256)})
+    assert not bytes_reordered({i: b"!" for i in range(256)})  # a bug, not another order
+    assert not Tried("build_shuffled_vocab", "build_vocab", shaped=3, calls=3, named=True, reordered=3,
+                     names_other_order=True).behaves()
+    # the same answers under a plain vocab name are a buggy build_vocab, still graded as one
+    assert Tried("make_vocab", "build_vocab", shaped=3, calls=3, named=True, reordered=3).behaves()
 
 
 def test_candidates_are_the_learners_own_functions_and_static_methods():
@@ -265,3 +275,29 @@ def test_a_demo_variable_in_a_real_notebook_is_not_an_exercise():
                         isolated=ISOLATED)
     assert "split_text" not in result["exercises"]
     assert "(workbook 04_naive_bpe)" in result["exercises"]["Tokenizer.train"]["exercise"]
+
+
+def test_minbpe_with_an_allowed_set_encodes_the_other_special_tokens_as_text():
+    verdict = grade_file(corpus_file("as-written-2", "karpathy__minbpe.py"),
+                         isolated=ISOLATED)["exercises"]["RegexTokenizer.encode"]
+    assert "not allowed: raise ValueError" not in verdict["message"]
+    # what is left is the course's longest-first rule: minbpe joins its tokens in dict order
+    assert verdict.get("cause") == "not_longest_first", verdict
+
+
+def test_a_trainer_state_under_another_name_and_shape_is_read_in_its_own_terms():
+    result = grade_file(corpus_file("as-written-2", "GlaIZier__minbpe-tokenizer.py"), isolated=ISOLATED)
+    exercises = result["exercises"]
+    assert statuses(result)["BasicTokenizer.decode"] == "pass"  # it reads ._vocab {id: pair}, handed to it
+    assert "._vocab read as {id: pair}" in exercises["BasicTokenizer.train"]["exercise"]
+    assert "should return a dict" not in exercises["BasicTokenizer.train"].get("hint", "")
+    assert "build_shuffled_vocab" not in grade_file(
+        corpus_file("as-written-2", "roarkai__rebuildminBPE.py"), isolated=ISOLATED)["exercises"]
+
+
+def test_an_encode_with_no_default_for_allowed_special_is_asked_in_minbpes_words(tmp_path):
+    source = (Path(__file__).parent / "learners" / "good_class_minbpe_set_as_text.py").read_text(encoding="utf-8")
+    source = source.replace('def encode(self, text, allowed_special="none_raise"):',
+                            'def encode(self, text, allowed_special):')
+    result = grade(tmp_path, source)
+    assert statuses(result)["RegexTokenizer.encode"] == "pass", result["exercises"]["RegexTokenizer.encode"]

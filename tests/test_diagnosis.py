@@ -80,8 +80,14 @@ def test_module_level_encode_gets_the_same_diagnoses(bug):
 
 def test_a_length_is_counted_in_words_that_agree():
     from bpe_ref.grade.judge.diagnosis import observation
-    assert observation([1], [1, 2]) == "expected 1 item, got 2"
-    assert observation([1, 2], [1]) == "expected 2 items, got 1"
+    assert observation([1], [1, 2]) == "expected 1 item, got 2: yours goes on past the expected end with [2]"
+    assert observation([1, 2], [1]) == "expected 2 items, got 1: yours ends early, where the expected one goes on with [2]"
+
+
+def test_a_list_cut_short_says_what_it_lost_at_the_end():
+    """merge([5, 5, 5], (5, 5), 256) -> [256]: the lost last id is the first place they differ."""
+    from bpe_ref.grade.judge.diagnosis import observation
+    assert observation([256, 5], [256]).endswith("goes on with [5]")
 
 
 def test_an_expected_exception_is_shown_as_one_not_as_a_string():

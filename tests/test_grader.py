@@ -441,3 +441,22 @@ def test_the_sandbox_helpers_import_only_the_standard_library():
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 for module in [node.module] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]:
                     assert module.split(".")[0] in system.stdlib_module_names, f"{name} imports {module}"
+
+
+def test_an_incremental_trainer_passes_on_a_machine_that_gets_busy():
+    """In the walls the work is read from the worker's CPU time, which a busy machine inflates:
+    the yardstick is measured around each call, so a correct trainer graded once on a quiet
+    machine and again once it is busy passes both times."""
+    import subprocess
+    import sys
+
+    quiet = grade_file(LEARNERS / "good_train_incremental.py", isolated=ISOLATED)
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(4)]
+    try:
+        busy = grade_file(LEARNERS / "good_train_incremental.py", isolated=ISOLATED)
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+    for result in (quiet, busy):
+        assert statuses(result)["train_incremental"] == "pass", result["exercises"]["train_incremental"]

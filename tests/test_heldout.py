@@ -104,6 +104,37 @@ def test_a_truth_without_verdicts_is_refused(tmp_path):
         heldout.read_truth(tmp_path)
 
 
+def test_a_per_file_truth_counts_what_it_can_and_sets_causes_beside_why(tmp_path, monkeypatch, capsys):
+    truth = {"f.py": {"passed": False, "min_found": 3, "why": "encode applies merges in dict order"},
+             "g.py": {"passed": True, "min_found": 2, "why": "all right"}}
+    (tmp_path / "expectations.json").write_text(json.dumps(truth), encoding="utf-8")
+    for name in truth:
+        (tmp_path / name).write_text("", encoding="utf-8")
+    reports = {
+        "f.py": {"passed": False, "exercises": {
+            "merge": {"status": "pass"}, "missed": {"status": "missing"},
+            "Tok.encode": {"status": "fail", "message": "m", "hint": "apply them by rank, the lowest merge id first"}}},
+        "g.py": {"passed": False, "exercises": {"a": {"status": "pass"}, "b": {"status": "error", "message": "boom"}}},
+    }
+    monkeypatch.setattr(heldout, "grade", lambda path, timeout: reports[path.name])
+    assert heldout.main([str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "exercises found:  4 of 5" in out and "1 of 2 files with at least min_found" in out
+    assert "files passed right: 1 of 2" in out
+    assert "true why: encode applies merges in dict order" in out
+    assert "grader:   Tok.encode fail: [merge order] apply them by rank" in out
+    assert "grader:   b error: boom" in out and "g.py: passed=False (WRONG, truly passed=True)" in out
+
+
+def test_an_empty_split_pattern_named_by_hint_and_truth_is_a_right_hint():
+    hint = ("with no special token to split on (none allowed, or an empty list of them) the pattern is '()', "
+            "which matches between every two characters")
+    why = "with special_tokens=[] it builds the split pattern '()' and re.split cuts the text into characters"
+    assert judge_hint(hint, "empty_group", why) == "right"
+    assert judge_hint(hint, "empty_group", "joins the special tokens in the order given, not longest first") \
+        == "misleading"
+
+
 def test_a_folder_without_expectations_is_scored_by_the_manifest_naming_its_files(tmp_path):
     (tmp_path / "chinthasaicharan__tinybpe.py").write_text("", encoding="utf-8")
     path, truths = heldout.read_truth(tmp_path)

@@ -133,3 +133,15 @@ def test_alternatives_cut_a_pattern_only_at_its_top_level_bars(pattern):
     assert alternatives(r"a|(?:b|c)|[|\]]|\|") == ["a", "(?:b|c)", r"[|\]]", r"\|"]
     with pytest.raises(TypeError, match="must be a str"):
         alternatives(None)
+
+
+def test_encode_ordinary_many_is_encode_ordinary_of_each_text():
+    """One pass over many texts' new chunks gives what each text alone gives, cache cold or warm."""
+    from bpe_ref import from_tiktoken
+
+    tok = from_tiktoken("cl100k_base")
+    texts = ["", "hello world", "مرحبا بالعالم", "안녕하세요 👋🏽", "𝐀𝐁 𠀀", "<|endoftext|>", "a\r\n\r\n  b", "hello world"]
+    alone = [tok.encode_ordinary(text) for text in texts]
+    tok._clear_cache()
+    assert tok.encode_ordinary_many(texts) == alone
+    assert tok.encode_ordinary_many(texts) == alone  # now from the cache

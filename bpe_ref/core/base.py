@@ -92,20 +92,29 @@ class Tokenizer:
         >>> tok.encode_ordinary("hi<|endoftext|>") == tok.encode("hi<|endoftext|>", disallowed_special=())
         True
         """
-        text = replace_surrogates(check_text(text))
-        chunks = self.split(text)
+        return self.encode_ordinary_many([text])[0]
+
+    def encode_ordinary_many(self, texts):
+        """[encode_ordinary(text) for text in texts], with the new chunks of all of them encoded
+        in one pass: many short texts (a batch of lines, the parts between special tokens) cost
+        about what one text of the same length does."""
+        split = [self.split(replace_surrogates(check_text(text))) for text in texts]
         cache = self._cache
-        new = set(chunks).difference(cache)
+        chunks = set().union(*split)
+        new = chunks.difference(cache)
         if new:
             if len(cache) + len(new) > CHUNK_CACHE_SIZE:
                 self._clear_cache()
-                new = set(chunks)
+                new = chunks
             new = list(new)
             cache.update(zip(new, self._chunk_encoder().encode_many(new)))
-        ids = []
-        for chunk in chunks:
-            ids.extend(cache[chunk])
-        return ids
+        batch = []
+        for chunks in split:
+            ids = []
+            for chunk in chunks:
+                ids.extend(cache[chunk])
+            batch.append(ids)
+        return batch
 
     def encode(self, text, allowed_special=frozenset(), *, disallowed_special="all"):
         """Encode text; special tokens follow tiktoken's rules, or minbpe's.

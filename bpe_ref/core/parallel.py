@@ -29,7 +29,7 @@ def encode_ordinary_parts(tok, parts, num_workers=None):
         raise ValueError(f"num_workers must be a positive int, got {num_workers!r}")
     total = sum(map(len, parts))
     if num_workers == 1 or total < SMALL or len(parts) < 2:
-        return [tok.encode_ordinary(part) for part in parts]
+        return tok.encode_ordinary_many(parts)
     tasks = _tasks(parts, total / (num_workers * TASKS_PER_WORKER))
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
@@ -58,4 +58,4 @@ def _start_worker(tok):
 
 
 def _encode_task(parts):
-    return [_worker_tokenizer.encode_ordinary(part) for part in parts]
+    return _worker_tokenizer.encode_ordinary_many(parts)

@@ -153,8 +153,7 @@ def _findall_bmp(compiled, text):
     stand_ins = _astral_stand_ins(frozenset(ASTRAL.findall(text)), compiled.pattern)
     if not stand_ins:  # emoji and the like: in no class, as they should be
         return compiled.findall(text)
-    ours = re.compile(_ranges_class(sorted(map(ord, stand_ins))))
-    copy = ours.sub(lambda match: stand_ins[match.group()], text)
+    copy = text.translate({ord(ch): stand_in for ch, stand_in in stand_ins.items()})  # no pattern to compile
     return _cut_like(text, copy, compiled)
 
 

@@ -4,10 +4,12 @@
     python -m bpe_ref.grade.heldout heldout               the held-out set (tests/data/heldout/manifest.json)
     python -m bpe_ref.grade.heldout tuning                the public tuning set (tests/data/tuning/manifest.json)
     python -m bpe_ref.grade.heldout ../shared/learner-corpus/as-written-1   the tuning set (its expectations.json)
+    python -m bpe_ref.grade.heldout ../shared/learner-corpus/as-written-2   a per-file truth (passed, min_found, why)
 
 Each file of the truth is graded as a user would grade it, `bpe-grade --json --jobs 1 FILE`, one
 file at a time, with the grader as it is; the verdicts are then scored against the truth
-(bpe_ref.grade.judge.heldout_score) and a summary is printed. --details adds one line per judgment
+(bpe_ref.grade.judge.heldout_score, or judge.file_score for a truth given per file) and a
+summary is printed. --details adds one line per judgment
 that went wrong; --json FILE keeps the grader's reports, and --reports FILE scores them again
 without grading. The truth is FOLDER/expectations.json when there is one, else the committed
 manifest (held-out or tuning) that names the most of the folder's files.
@@ -20,6 +22,7 @@ import sys
 from pathlib import Path
 
 from .outputs import say
+from .judge import file_score
 from .judge.heldout_score import Tally, score_file, summary
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
@@ -45,9 +48,11 @@ def read_truth(folder, path=None):
     with open(path, encoding="utf-8") as f:
         data = json.load(f)
     files = data.get("files", data)
-    usable = {name: truth for name, truth in files.items() if "pass" in truth or "notpass" in truth}
+    usable = {name: truth for name, truth in files.items()
+              if "pass" in truth or "notpass" in truth or file_score.is_file_truth(truth)}
     if not usable:
-        raise ValueError(f"{path} names no file with pass/notpass verdicts: give the truth with --truth FILE")
+        raise ValueError(f"{path} names no file with pass/notpass verdicts or passed/min_found: "
+                         "give the truth with --truth FILE")
     return path, usable
 
 
@@ -65,15 +70,40 @@ def grade(path, timeout):
 
 
 def measure(folder, truths, timeout=None, progress=None):
-    """A Tally of every file of `truths` found in `folder` (a missing file: nothing found)."""
-    tally = Tally()
-    for name, truth in sorted(truths.items()):
+    """(Tally, FileTally) of every file of `truths` found in `folder` (a missing file: nothing found)."""
+    reports = {}
+    for name in sorted(truths):
         path = folder / name
-        report = grade(path, timeout) if path.exists() else None
+        reports[name] = grade(path, timeout) if path.exists() else None
         if progress:
-            progress(name, report)
-        score_file(name, truth, report, tally)
-    return tally
+            progress(name, reports[name])
+    return score(truths, reports)
+
+
+def score(truths, reports):
+    """(Tally, FileTally): the files with per-exercise truths, and those with a per-file one."""
+    tally, file_tally = Tally(), file_score.FileTally()
+    for name, truth in sorted(truths.items()):
+        if file_score.is_file_truth(truth):
+            file_score.score_file(name, truth, reports.get(name), file_tally)
+        else:
+            score_file(name, truth, reports.get(name), tally)
+    return tally, file_tally
+
+
+def print_summary(tally, file_tally, label, details):
+    """Print the summaries of what was scored, and with `details` what went wrong."""
+    if tally.files:
+        for line in summary(tally, label):
+            say(line)
+        if details:
+            for line in ["", "what went wrong:"] + ["  " + line for line in tally.lines]:
+                say(line)
+    if file_tally.files:
+        for line in file_score.summary(file_tally, label):
+            say(line)
+        for line in [""] + file_tally.lines:
+            say(line)
 
 
 def main(argv=None):
@@ -95,20 +125,15 @@ def main(argv=None):
     if args.reports:
         with open(args.reports, encoding="utf-8") as f:
             reports = json.load(f)
-        tally = Tally()
-        for name, truth in sorted(truths.items()):
-            score_file(name, truth, reports.get(name), tally)
+        tally, file_tally = score(truths, reports)
     else:
         reports = {}
-        tally = measure(folder, truths, args.timeout, progress=lambda name, report: reports.__setitem__(name, report))
+        tally, file_tally = measure(folder, truths, args.timeout,
+                                    progress=lambda name, report: reports.__setitem__(name, report))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(reports, f, indent=1, ensure_ascii=False)
-    for line in summary(tally, f"{folder} (truth: {truth_path})"):
-        say(line)
-    if args.details:
-        for line in ["", "what went wrong:"] + ["  " + line for line in tally.lines]:
-            say(line)
+    print_summary(tally, file_tally, f"{folder} (truth: {truth_path})", args.details)
     return 0
 
 

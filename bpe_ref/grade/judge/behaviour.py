@@ -26,6 +26,9 @@ LOOKED_FOR = {
 # an exercise the submission has in a later form is not looked for again (encode_ordinary
 # encodes; a helper encoding one chunk is not a second try at encode)
 COVERED_BY = {"encode": ("encode_ordinary", "encode_special"), "train": ("train_regex", "train_incremental")}
+# a vocab builder so named, whose ids 0-255 are the bytes in another order, does another job
+# (GPT-4's byte shuffle): behaviour tells it apart, and its name confirms it
+OTHER_ORDER_WORDS = ("shuffl", "permut")
 PROBE_CASES = 8  # edge cases tried per exercise: enough to tell get_stats from a Counter
 PROBE_SECONDS = 2.0  # per call: a probe is a small input, a longer wait means it is not this
 
@@ -42,9 +45,14 @@ class Tried:
     first_problem: str = ""  # the first wrong answer or exception, in words
     named: bool = False  # the function's name holds one of the exercise's words
     timed_out: bool = False
+    reordered: int = 0  # vocabs whose ids 0-255 are the 256 bytes in another order
+    names_other_order: bool = False  # its name says so (build_shuffled_vocab)
 
     def behaves(self):
-        """Right on at least half the probes (and two), or named for it and answering in its shape."""
+        """Right on at least half the probes (and two), or named for it and answering in its shape;
+        never a function that does another job on every probe and is named for that job."""
+        if self.names_other_order and self.calls and self.reordered == self.calls:
+            return False
         if self.calls and self.right >= max(2, (self.calls + 1) // 2):
             return True
         return self.named and self.shaped >= max(1, (self.calls + 1) // 2)
@@ -106,10 +114,14 @@ def probe(call, learner, exercise):
     """Tried: the learner's function (call(args) -> Reply) on the exercise's first edge cases."""
     ex = REGISTRY[exercise]
     short = learner.rpartition(".")[2].lower()
-    tried = Tried(learner, exercise, named=any(word in short for word in LOOKED_FOR[exercise]))
+    tried = Tried(learner, exercise, named=any(word in short for word in LOOKED_FOR[exercise]),
+                  names_other_order=any(word in short for word in OTHER_ORDER_WORDS))
     for args in ex.cases()[:PROBE_CASES]:
         reply = call(args)
         tried.calls += 1
+        if reply.kind == "ok" and exercise == "build_vocab" and bytes_reordered(reply.value):
+            tried.reordered += 1
+            tried.first_problem = tried.first_problem or "its ids 0-255 are the 256 bytes in another order"
         if reply.kind == "ok":
             wrong = ex.judge(args, reply.value)
             tried.right += wrong is None
@@ -149,6 +161,15 @@ def find_by_behaviour(sandbox, defined, taken, have):
         if tried.learner not in finding.found and tried.exercise not in finding.found.values():
             finding.found[tried.learner] = tried.exercise
     return finding
+
+
+def bytes_reordered(vocab):
+    """Whether ids 0-255 of `vocab` hold all 256 single bytes, but not each its own."""
+    if not isinstance(vocab, dict) or not all(i in vocab for i in range(256)):
+        return False
+    base = [vocab[i] for i in range(256)]
+    return sorted(base, key=repr) == sorted((bytes([b]) for b in range(256)), key=repr) \
+        and base != [bytes([b]) for b in range(256)]
 
 
 def _same_kind(expected, got):

@@ -232,10 +232,18 @@ def observation(expected, got):
             if e != g:
                 return f"they first differ at index {i}: expected {safe_repr(e)}, got {safe_repr(g)}" + _meaning(e)
         if len(expected) != len(got):
-            return f"expected {items(len(expected))}, got {len(got)}"
+            return f"expected {items(len(expected))}, got {len(got)}" + _where_lengths_part(expected, got)
     if expected is not None and not isinstance(got, (type(expected), Raised)):
         return f"expected a {type(expected).__name__}, got a {type(got).__name__}"
     return ""
+
+
+def _where_lengths_part(expected, got):
+    """What the longer of two lists, one the start of the other, has at its end: the first place
+    they differ is where the shorter one stops."""
+    if len(got) < len(expected):
+        return f": yours ends early, where the expected one goes on with {safe_repr(expected[len(got):])}"
+    return f": yours goes on past the expected end with {safe_repr(got[len(expected):])}"
 
 
 def _meaning(expected):

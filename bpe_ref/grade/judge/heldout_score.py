@@ -43,6 +43,7 @@ CAUSES = {
     "stops at two ids": (r"two ids|stops? at two|len\(ids\) >= 2", r"two ids|> 2|2-byte"),
     "vocab_size assert": (r"AssertionError|\bassert\b", r"\basserts?\b"),
     "allowed_special type": (r"frozenset|allowed_special .*set|a set", r"allowed_special|a set"),
+    "empty split pattern": (r"pattern is '\(\)'|pattern is ''", r"'\(\)'|pattern is ''|split\('', "),
 }
 RAISED = re.compile(r"raised (\w+(?:Error|Exception|Iteration))")
 

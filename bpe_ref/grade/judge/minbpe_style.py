@@ -1,11 +1,18 @@
 """minbpe's layout, graded as written: Cls() or Cls(pattern); train(text, vocab_size) fills an
-attribute with the merges dict; encode/decode read `merges` and `vocab`; register_special_tokens.
-The course's arguments go in as attributes of a fresh object; the answers come back as they are.
+attribute with what it learned (any name; merges, their inverse or a list of pairs: trained_state);
+encode/decode read that attribute and the vocab; register_special_tokens. The course's arguments go
+in as attributes of a fresh object, in the shape train left them; the answers come back as they are.
 """
 
+import dataclasses
+
+import regex
+
 from .diagnosis import is_pair_dict, not_byte_level
+from .engine import GraderSide
 from .exercises.w06_encoding import ranked_vocab
 from .shapes import Mapping, object_call, wired
+from .trained_state import LOOKED_FOR, State, as_merges, described, find_state, shape_of, values_for
 from .variants import merges_from_vocab
 from ...core.patterns import GPT2_SPLIT_PATTERN
 
@@ -17,7 +24,7 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False):
     parameters); train(text, vocab_size) fills self.merges; encode/decode read self.merges and
     self.vocab; register_special_tokens({token: id}). `extra`: further encoders (encode_normal).
     `sized`: Cls(vocab_size), whose train(text) takes the size from the constructor."""
-    attrs = {"merges": "merges", "vocab": "vocab"}
+    attrs, seen, returns = State(), None, False
     mappings = []
     if "train" in roles:
         method = roles["train"][0]
@@ -26,20 +33,18 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False):
             init_args = [TRAIN_PROBE[1]]
         sized_kw = {"sized": True} if sized else {}
         seen = probe(cls, init_args, method, **sized_kw)
-        returns = False  # train returns the merges instead of keeping them: graded on what it returns
         if isinstance(seen, dict):
             not_bytes = not_byte_level(seen)
             if not_bytes:
                 return [Mapping(f"{cls}.{method}", "not_byte_level", not_bytes, None)]
-            returns = not any(is_pair_dict(v) for v in seen.values()) \
-                and is_pair_dict(probe(cls, init_args, method, returned=True, **sized_kw))
-            if not returns and not any(is_pair_dict(v) for v in seen.values()) \
-                    and not {"encode", "decode"} <= set(roles):
+            attrs = find_state(seen)
+            kept = attrs.found and attrs.merges in seen and shape_of(seen[attrs.merges]) is not None
+            # train returns the merges instead of keeping them: graded on what it returns
+            returns = not kept and is_pair_dict(probe(cls, init_args, method, returned=True, **sized_kw))
+            if not returns and not kept and not {"encode", "decode"} <= set(roles):
                 return []  # trains something, but not pairs of ids: not a tokenizer
-            attrs["merges"] = next((k for k, v in seen.items() if is_pair_dict(v)), "merges")
-            attrs["vocab"] = next((k for k, v in seen.items() if _bytes_dict(v)), "vocab")
         exercise = "train_regex" if regex_style else "train"
-        then = "what it returns" if returns else f".{attrs['merges']}"
+        then = "what it returns" if returns else f".{attrs.merges}" + SHAPE_WORDS[attrs.shape]
         how = (f"{cls}(pattern).{method}(text, vocab_size), then {then}" if regex_style
                else f"{cls}(vocab_size).{method}(text), then {then}" if sized
                else f"{cls}().{method}(text, vocab_size), then {then}")
@@ -47,29 +52,60 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False):
                                 minbpe_train(cls, method, regex_style, attrs, returns, sized)))
     if "decode" in roles:
         method = roles["decode"][0]
-        mappings.append(Mapping(f"{cls}.{method}", "decode", f".{attrs['vocab']} = vocab, then .{method}(ids)",
+        mappings.append(Mapping(f"{cls}.{method}", "decode", f"{set_words(attrs, 'vocab')}, then .{method}(ids)",
                                 minbpe_decode(cls, method, regex_style, attrs, sized)))
     ordinary = roles.get("encode_ordinary") or roles.get("encode")
     if ordinary:
         exercise = "encode_ordinary" if regex_style else "encode"
         mappings.append(Mapping(f"{cls}.{ordinary[0]}", exercise,
-                                f".{attrs['merges']} = merges, then .{ordinary[0]}(text)",
+                                f"{set_words(attrs, 'merges')}, then .{ordinary[0]}(text)",
                                 minbpe_encode(cls, ordinary[0], regex_style, attrs, sized)))
     for method, _ in extra:  # a chunk's encoder (encode_chunk) is the plain encode on its one chunk
         one_chunk = any(w in method.lower() for w in ("chunk", "piece", "bytes", "word"))
         exercise = "encode_ordinary" if regex_style and not one_chunk else "encode"
-        mappings.append(Mapping(f"{cls}.{method}", exercise, f".{attrs['merges']} = merges, then .{method}(text)",
+        mappings.append(Mapping(f"{cls}.{method}", exercise, f"{set_words(attrs, 'merges')}, then .{method}(text)",
                                 minbpe_encode(cls, method, regex_style, attrs, sized), helper=True))
     if regex_style and "encode" in roles and len(roles["encode"][1]) >= 2 and "register" in roles:
         method, register = roles["encode"][0], roles["register"][0]
         mappings.append(Mapping(f"{cls}.{method}", "encode_special",
-                                f".{register}(special_tokens), then .{method}(text, allowed_special)",
-                                minbpe_special(cls, method, register, attrs), asserts=True))
+                                f".{register}(special_tokens), then .{method}(text, allowed_special) "
+                                f"(.{method}(text) when nothing is allowed)",
+                                minbpe_special(cls, method, register, attrs), asserts=True, set_as_text=True))
+    if isinstance(seen, dict) and not returns and (not attrs.found or attrs.opaque):
+        return unreadable_state(mappings, seen, attrs)
     return mappings
 
 
-def _bytes_dict(value):
-    return isinstance(value, dict) and value and all(isinstance(v, bytes) for v in value.values())
+SHAPE_WORDS = {"merges": "", "inverse": " read as {id: pair}", "pairs": " read as pairs in merge order",
+               "vocab": ", the merges that build that vocab"}
+
+
+def set_words(attrs, which):
+    """How the course's merges (or vocab) go in, in words: '.merges = merges', '._vocab = {id: pair}'."""
+    if attrs.shape == "vocab" or (which == "vocab" and attrs.shape == "merges"):
+        return f".{attrs.vocab} = vocab" + (" (the vocab the merges build)" if which == "merges" else "")
+    shaped = {"merges": "merges", "inverse": "{id: pair} of the merges", "pairs": "the merges' pairs in order"}
+    words = f".{attrs.merges} = {shaped[attrs.shape]}"
+    return words + (f", .{attrs.vocab} = vocab" if which == "vocab" and attrs.vocab != attrs.merges else "")
+
+
+def unreadable_state(mappings, seen, attrs):
+    """The mappings, where what reads merges the grader could not find says plainly why it could not
+    be graded, and no cause is named. Nothing after training held merges or a vocab: train too.
+    Only a vocab, beside other filled attributes of unknown shape (`opaque`): its encoders, which
+    may read those; train is judged on the merges that build the vocab, decode on the vocab."""
+    train = mappings[0].learner
+    looked = (f"after {train}{TRAIN_PROBE!r} the grader looked for {LOOKED_FOR} and found {described(seen)}")
+    out = [mappings[0]] if attrs.found else [dataclasses.replace(
+        mappings[0], call=None, ungradable=f"could not be graded: {looked}: none of them holds the merges it learned")]
+    where = (f"may read {', '.join(attrs.opaque)}, whose shape the grader does not know ({looked})"
+             if attrs.found else f"reads what {train} learned, and the grader could not find where that is kept")
+    for mapping in mappings[1:]:
+        if mapping.exercise == "decode" and attrs.vocab in seen:
+            out.append(mapping)
+        elif mapping.learner not in {m.learner for m in out}:
+            out.append(dataclasses.replace(mapping, call=None, ungradable=f"could not be graded: it {where}"))
+    return out
 
 
 def minbpe_train(cls, method, regex_style, attrs, returns=False, sized=False):
@@ -81,7 +117,9 @@ def minbpe_train(cls, method, regex_style, attrs, returns=False, sized=False):
             init, given = [vocab_size], [text]
         reply = object_call(sandbox, cls, deadline, rule, init=wired(init), call=[method, wired(given)], **read)
         if reply.kind == "ok" and not returns:
-            reply.value = (reply.value or {}).get(attrs["merges"]) if isinstance(reply.value, dict) else None
+            kept = reply.value.get(attrs.merges) if isinstance(reply.value, dict) else None
+            chunks = regex.findall(rest[0], text) if regex_style and rest else [text]
+            reply.value = as_merges(kept, attrs.shape, [c.encode("utf-8") for c in chunks])
         return reply
     return call
 
@@ -91,9 +129,19 @@ def minbpe_decode(cls, method, regex_style, attrs, sized=False):
         ids, vocab = args
         init = [len(vocab)] if sized else [GPT2_SPLIT_PATTERN] if regex_style else []
         return object_call(sandbox, cls, deadline, rule, init=wired(init),
-                           set=wired({attrs["merges"]: merges_from_vocab(vocab) or {}, attrs["vocab"]: vocab}),
+                           set=wired(values_for(attrs, decode_merges(vocab, attrs), vocab)),
                            call=[method, wired([ids])])  # merges too: a decoder may check it was trained
     return call
+
+
+def decode_merges(vocab, attrs):
+    """The merges that build `vocab`, for a decoder that may read them. A decoder that reads only
+    merges in another shape cannot be handed a vocab no merges build: that is the grader's limit."""
+    merges = merges_from_vocab(vocab)
+    if merges is None and attrs.shape != "merges":
+        raise GraderSide(f"this vocab is not built by merges, and the decoder reads .{attrs.merges}, "
+                         "its merges, not a vocab")
+    return merges or {}
 
 
 def minbpe_encode(cls, method, regex_style, attrs, sized=False):
@@ -101,7 +149,7 @@ def minbpe_encode(cls, method, regex_style, attrs, sized=False):
         text, merges, *rest = args
         init = [256 + len(merges)] if sized else rest if regex_style else []
         return object_call(sandbox, cls, deadline, rule, init=wired(init),
-                           set=wired({attrs["merges"]: merges, attrs["vocab"]: ranked_vocab(merges)}),
+                           set=wired(values_for(attrs, merges, ranked_vocab(merges))),
                            call=[method, wired([text])])
     return call
 
@@ -114,13 +162,28 @@ def minbpe_allowed(allowed):
 
 
 def minbpe_special(cls, method, register, attrs):
+    """encode(text, allowed_special) after register(special_tokens). Nothing allowed is the course's
+    default, so then encode(text) is called with the learner's own default, which must refuse a
+    special token in the text as tiktoken's does; an encode with no default gets "none_raise"."""
     def call(sandbox, args, deadline, rule):
         text, merges, pattern, special_tokens, allowed = args
-        return object_call(sandbox, cls, deadline, rule, init=wired([pattern]),
-                           set=wired({attrs["merges"]: merges, attrs["vocab"]: ranked_vocab(merges)}),
-                           steps=[[register, wired([special_tokens])]],
-                           call=[method, wired([text, minbpe_allowed(allowed)])])
+
+        def encode(given):
+            return object_call(sandbox, cls, deadline, rule, init=wired([pattern]),
+                               set=wired(values_for(attrs, merges, ranked_vocab(merges))),
+                               steps=[[register, wired([special_tokens])]], call=[method, wired(given)])
+        if isinstance(allowed, (set, frozenset)) and not allowed:
+            reply = encode([text])
+            if not missing_argument(reply):
+                return reply
+        return encode([text, minbpe_allowed(allowed)])
     return call
+
+
+def missing_argument(reply):
+    """Whether a call raised TypeError for an argument it needs and was not given."""
+    raised = reply.info.get("raised") or {} if reply.kind == "raised" else {}
+    return raised.get("type") == "TypeError" and "required positional argument" in (raised.get("message") or "")
 
 
 def probe_train(sandbox, deadline):

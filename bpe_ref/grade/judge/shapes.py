@@ -20,6 +20,8 @@ class Mapping:
     pattern: str = None  # the split pattern the design has built in (CS336: GPT-2's)
     only_all: bool = False  # special tokens are always allowed (CS336): allowed_special is "all"
     asserts: bool = False  # a disallowed special token may fail an assert (minbpe's "none_raise")
+    ungradable: str = None  # why the method could not be graded (where train keeps its merges is unknown)
+    set_as_text: bool = False  # with an allowed set, other special tokens may be encoded as text (minbpe)
     helper: bool = False  # a further encoder beside the class's encode (encode_normal): reported only if encode fails
 
 

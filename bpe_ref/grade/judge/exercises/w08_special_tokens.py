@@ -3,6 +3,8 @@ token in the text that is not allowed raises ValueError) and the course's rule w
 nothing: when one special token is a prefix of another, the longest is tried first (CS336's tests
 require it; tiktoken joins its tokens in a set's order)."""
 
+import dataclasses
+
 import regex
 from hypothesis import strategies as st
 
@@ -90,6 +92,31 @@ def judge_encode_special(args, got):
     return None if same(got, expected) else Mismatch(expected)
 
 
+def others_as_text(args, got):
+    """Whether `got` is minbpe's answer for a non-empty allowed set: the tokens the set names as
+    their ids, every other special token encoded as ordinary text (tiktoken does the same with
+    disallowed_special=()). The course's own encode_special must raise there; a class written to
+    minbpe's convention is right in its own terms."""
+    allowed = args[4]
+    if not isinstance(allowed, (set, frozenset)) or not allowed or isinstance(got, Raised):
+        return False
+    return same(got, special_encoder(check=False)(*args))
+
+
+def in_minbpe_terms(bug):
+    """The bug, made by code that follows minbpe's convention for an allowed set (the tokens it
+    leaves out are ordinary text) and raises an assert where nothing is allowed: the same slip,
+    so its hint is still shown when that code makes it."""
+    def minbpe(model):
+        def run(text, merges, pattern, special_tokens, allowed_special):
+            if isinstance(allowed_special, (set, frozenset)) and allowed_special:
+                special_tokens = {t: i for t, i in special_tokens.items() if t in allowed_special}
+            return model(text, merges, pattern, special_tokens, allowed_special)
+        return run
+    return dataclasses.replace(bug, also=bug.also + tuple(minbpe(m) for m in bug.models),
+                               errors=bug.errors + ("AssertionError",))
+
+
 SPECIAL_MERGES = [{}, {(97, 98): 256}, {(60, 124): 256, (124, 62): 257}, naive.train("ab ab <|ab|> abab", 264)]
 PIECES = ["ab", " ", "<|end", "|>", "é", "a<", "S", "x", "E", "s>", "!"]
 
@@ -152,9 +179,9 @@ exercise(
                                  "'<|end|>' took the start of '<|end|><|end|>'; join them sorted by length, "
                                  "longest first (sorted(tokens, key=len, reverse=True))",
             special_encoder(order=dict_order), also=(special_encoder(order=alphabetical),)),
-        Bug("empty_group", "with no special token allowed (the default) the pattern is '()', which matches "
-                           "between every two characters, so each character was encoded alone and no merge "
-                           "applied: when nothing is allowed, encode_ordinary the whole text",
+        Bug("empty_group", "with no special token to split on (none allowed, or an empty list of them) the "
+                           "pattern is '()', which matches between every two characters, so each character was "
+                           "encoded alone and no merge applied: when there is none, encode_ordinary the whole text",
             **in_any_order(none_allowed=False)),
         Bug("raises_key_error", "raise ValueError for a special token that is not allowed, as tiktoken does, "
                                 "not KeyError: the error is about the text's value, not a missing key",
