@@ -100,3 +100,89 @@ def hold(i):
                                         ("json", "submission"), ("regex", "submission")])
 def test_the_module_name_is_the_one_import_would_give(tmp_path, stem, name):
     assert module_name(tmp_path / f"{stem}.py") == name
+
+
+LEARNERS = os.path.join(os.path.dirname(__file__), "learners")
+
+
+@pytest.mark.skipif(not ISOLATED, reason="the process cap is the sandbox's")
+def test_a_pool_larger_than_the_cap_is_the_graders_limit_and_a_larger_cap_lets_it_run():
+    """Pool(10) under the default cap of 8: an error the grader owns, naming the limit and its flag;
+    the same file under --processes 16 is judged on its answers (issue 30 item 2, kind E)."""
+    path = os.path.join(LEARNERS, "limit_train_pool_over_cap.py")
+    capped = grade_file(path, timeout=10.0, isolated=True)["exercises"]["train_bpe"]
+    assert capped["status"] == "error" and capped.get("grader_side"), capped
+    assert "--processes 8" in capped["message"] and "check what that line" not in capped["message"], capped
+    assert grade_file(path, timeout=10.0, isolated=True, file_timeout=300.0, processes=16)["passed"]
+
+
+@pytest.mark.parametrize("raised, hit", [
+    ({"kinds": ["BlockingIOError", "OSError"], "message": "[Errno 11] Resource temporarily unavailable"}, True),
+    ({"kinds": ["RuntimeError"], "message": "can't start new thread"}, True),
+    ({"kinds": ["BlockingIOError", "OSError"], "message": "[Errno 115] Operation now in progress"}, False),
+    ({"kinds": ["RuntimeError"], "message": "dictionary changed size during iteration"}, False),
+    ({"kinds": ["IndexError"], "message": "list index out of range"}, False)])
+def test_only_a_refused_fork_or_thread_is_taken_for_the_process_cap(raised, hit):
+    from bpe_ref.grade.walls.sandbox import hit_process_limit
+    assert hit_process_limit(raised) is hit
+
+
+@pytest.mark.skipif(not ISOLATED, reason="what the walls show of the grading Python")
+def test_the_graders_packages_are_seen_read_only_and_the_file_a_few_folders_deep(tmp_path):
+    """Code that imports a package the grading Python has (numpy: the course needs it) loads, it
+    cannot write there, and Path(__file__).parents[2] exists at import, as in a project (kind G)."""
+    source = textwrap.dedent('''
+        import os
+        from pathlib import Path
+
+        import numpy
+
+        PROJECT = Path(__file__).resolve().parents[2]
+        try:
+            open(os.path.join(os.path.dirname(numpy.__file__), "planted.py"), "w", encoding="utf-8").close()
+            PLANTED = True
+        except OSError:
+            PLANTED = False
+        assert not PLANTED, "the grading Python's packages must be read-only"
+        ''') + GET_STATS
+    result = grade(tmp_path, "deep.py", source)
+    assert result["passed"] and not result["notes"], result
+
+
+def test_the_reference_s_packages_stay_out_of_the_sandbox():
+    """Whatever the grading Python has installed, the reference's packages are emptied inside."""
+    from bpe_ref.grade.inside import worker
+    assert set(isolation.HIDDEN) == set(worker.REFERENCE_ROOTS)
+    for folder, target in zip(isolation.site_folders(), isolation.inside_sites()):
+        hidden = isolation.hide_reference(folder, target)
+        for name in os.listdir(folder):
+            if name in ("tiktoken", "tiktoken_ext", "bpe_ref"):
+                assert f"{target}/{name}" in hidden, (name, hidden)
+
+
+def notebook(tmp_path, name, *sources):
+    import nbformat
+    path = tmp_path / name
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(textwrap.dedent(s)) for s in sources]),
+                   str(path))
+    return path
+
+
+def test_a_failing_demo_cell_that_defines_nothing_a_function_reads_does_not_stop_the_pass(tmp_path):
+    """Kind K: every exercise right, and the only failures are demos (a package the demo lacks, a
+    value only later demo cells use): passed, with the failures still in the notes."""
+    path = notebook(tmp_path, "demo.ipynb", GET_STATS, "import not_installed_anywhere as spm\nsp = spm.Processor()\n",
+                    "ids = sp.encode('hello')\n")
+    result = grade_file(path, timeout=10.0, isolated=ISOLATED)
+    assert result["exercises"]["get_stats"]["status"] == "pass" and result["passed"], result
+    assert any("ModuleNotFoundError" in n and "no function reads it: sp" in n for n in result["notes"]), result
+
+
+def test_a_failing_cell_that_binds_what_a_function_reads_stops_the_pass(tmp_path):
+    """...but a value the learner's own function reads (a pattern, merges) is part of what the file defines."""
+    path = notebook(tmp_path, "needed.ipynb", GET_STATS,
+                    "import not_installed_anywhere as pkg\nSPLIT = pkg.pattern()\n",
+                    "def chunks(text):\n    return SPLIT.findall(text)\n")
+    result = grade_file(path, timeout=10.0, isolated=ISOLATED)
+    assert result["exercises"]["get_stats"]["status"] == "pass" and not result["passed"], result
+    assert any("left ungraded: SPLIT" in n for n in result["notes"]), result

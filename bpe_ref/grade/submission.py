@@ -17,7 +17,7 @@ from .judge.module_style import ModuleStyle
 from .judge.variants import MergesForVocab, OverIds, takes_merges
 from .walls.sandbox import PROCESSES, Sandbox, SandboxCaller, exercise_deadline
 from .reading.reaching import UNREADABLE, parse, reaches_in, tainted
-from .reading.source import UnreadableSubmission, names_in, read_submission
+from .reading.source import DEF_RE, UnreadableSubmission, names_in, read_submission
 
 # cell outcomes that say nothing is wrong with the submission itself
 QUIET_CELL_ERRORS = {"NotImplementedError", "NameError"}
@@ -60,7 +60,7 @@ def grade_file(path, timeout=10.0, memory_mb=2048, isolated=False, file_timeout=
 
 def report(path, sandbox, cells, results, notes):
     """The file's verdicts and notes; it is not passed while something in it went ungraded."""
-    unloaded = not_loaded(sandbox, cells)
+    unloaded = not_loaded(sandbox, cells, read_by_functions(cells))
     ungraded = ungraded_classes(sandbox.defined, results)
     held_back = ungraded or [note for note in unloaded if "left ungraded" in note]
     return summary(path, results, cell_notes(sandbox, cells) + notes + unloaded + ungraded, held_back=bool(held_back))
@@ -317,10 +317,11 @@ LOAD_FAILURES = ("error", "syntax", "timeout", "crashed", "memory", "exit", "ref
 TOKENIZER_METHODS = {"train", "encode", "decode", "encode_ordinary", "encode_iterable"}
 
 
-def not_loaded(sandbox, cells):
-    """One note per cell of the learner's own code (a def or a class) that failed to load, naming
-    the line, the exception and what it leaves ungraded: a file with something left ungraded is
-    never `passed` (one whose every definition ran before the failure is graded on them)."""
+def not_loaded(sandbox, cells, needed=frozenset()):
+    """One note per cell of the learner's own code that failed to load, naming the line, the
+    exception and what it leaves undefined. What it leaves ungraded (a def or a class, or a value
+    a function reads: `needed`) keeps the file from `passed`; a demo's value no function reads
+    (a plot, a tiktoken comparison, a package the demo lacks) is only named."""
     notes = []
     for index, report in sorted(sandbox.cell_reports.items()):
         cell = cells[index]
@@ -329,14 +330,47 @@ def not_loaded(sandbox, cells):
                 or not defined:  # the course's own cells (a demo that needs tiktoken) are not the learner's code
             continue
         missing = sorted(name for name in defined if name not in sandbox.defined)
+        kept = definitions_in(cell["source"]) | set(needed) | set(exercises.CONTRACT) | {"merges", "vocab"}
+        left, demo = [n for n in missing if n in kept], [n for n in missing if n not in kept]
         where = report.get("where") or cell["name"]
         what = f"{report.get('type')}: {report.get('message')}" if report.get("status") == "error" \
             else report.get("message") or report.get("status")
         text = report.get("line") if isinstance(report.get("line"), str) else report.get("text")
         shown = f" (`{text}`)" if text else ""
-        left = f"; left ungraded: {', '.join(missing)}" if missing else ""
-        notes.append(f"not loaded: {where}{shown}: {what}{left}")
+        also = f"; left ungraded: {', '.join(left)}" if left else ""
+        also += f"; not defined, but no function reads it: {', '.join(demo)}" if demo else ""
+        notes.append(f"not loaded: {where}{shown}: {what}{also}")
     return notes
+
+
+def definitions_in(source):
+    """The names a piece of source defines with def or class (even if it does not parse)."""
+    return {m.group(1) for m in DEF_RE.finditer(source) if m.group(1)}
+
+
+def read_by_functions(cells):
+    """Global names the learner's functions and classes read (free names of their bodies): a value
+    bound at top level for them (merges, a pattern) is part of what the file defines."""
+    names = set()
+    for cell in cells:
+        tree = parse(cell["source"]) if not cell.get("course") else None
+        for node in tree.body if tree is not None and tree is not UNREADABLE else ():
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names |= free_names(node)
+    return names
+
+
+def free_names(node):
+    """Names a def or class reads and does not bind itself (parameters, assignments, imports)."""
+    read, bound = set(), set()
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Name):
+            (read if isinstance(inner.ctx, ast.Load) else bound).add(inner.id)
+        elif isinstance(inner, ast.arg):
+            bound.add(inner.arg)
+        elif isinstance(inner, (ast.Import, ast.ImportFrom)):
+            bound |= {(alias.asname or alias.name).split(".")[0] for alias in inner.names}
+    return read - bound
 
 
 def ungraded_classes(defined, results):

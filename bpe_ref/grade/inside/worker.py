@@ -1,6 +1,6 @@
 """The sandbox worker: runs ONE learner submission in its own process and answers calls.
 
-Started by bpe_ref.grade.walls.sandbox as `python -I worker.py MEMORY_MB [--site DIR] [--uid UID] [--gid GID]`,
+Started by bpe_ref.grade.walls.sandbox as `python -I worker.py MEMORY_MB [--site DIRS] [--uid UID] [--gid GID]`,
 inside bubblewrap's walls when isolation is on (see isolation.py: then its own files are a copy
 and bpe_ref is simply absent). Before any learner code runs it drops to UID (when started as root)
 and caps itself: N processes and threads (--processes), MEMORY_MB of address space each, small files. It
@@ -416,7 +416,7 @@ def lock_down(options):
 
 
 def parse(argv):
-    """MEMORY_MB [--site DIR] [--uid UID] [--gid GID] [--processes N] -> options."""
+    """MEMORY_MB [--site DIR[:DIR...]] [--uid UID] [--gid GID] [--processes N] -> options."""
     options = {"memory_mb": int(argv[0]) if argv else 2048, "site": None, "uid": None, "gid": None, "processes": 1}
     for flag, value in zip(argv[1::2], argv[2::2]):
         options[flag.lstrip("-")] = int(value) if flag in ("--uid", "--gid", "--processes") else value
@@ -435,9 +435,10 @@ REAL_EXIT = os._exit
 def main():
     options = parse(sys.argv[1:])
     os._exit = exit_now
-    if options["site"]:
-        sys.path.append(options["site"])  # the allowed packages (regex, nltk), read-only
-        calling.add_library_folder(options["site"])
+    for folder in (options["site"] or "").split(os.pathsep):
+        if folder:  # the grading Python's packages, read-only (outside the walls: a copy of the allowed ones)
+            sys.path.append(folder)
+            calling.add_library_folder(folder)
     # Keep private copies of the protocol pipes, then point fds 0-2 at /dev/null so that
     # nothing the learner writes (even with os.write) can reach the protocol.
     proto_in = os.fdopen(os.dup(0), "r", encoding="utf-8")

@@ -92,10 +92,13 @@ def train_bpe_mapping(name, params):
     the pattern as its third argument and returns the course's merges dict."""
     takes_pattern = len(params) >= 3 and "pattern" in params[2]
 
-    specials = [] if takes_pattern or len(params) < 3 else [CS336_SPECIAL]
+    given = [] if takes_pattern or len(params) < 3 else [CS336_SPECIAL]
 
     def call(sandbox, args, deadline, rule):
         text, vocab_size, pattern = args
+        # A text that spells the special token is trained with special_tokens=[]: then it is
+        # ordinary text, as the course's reference reads it (a trainer must not cut there).
+        specials = [] if CS336_SPECIAL in text else given
         third = [pattern] if takes_pattern else [specials] if len(params) >= 3 else []
         size = vocab_size + len(specials)  # CS336's vocab_size counts the special tokens
         request = {"op": "with_file", "name": name, "args": wired([text, size, *third])}
@@ -105,8 +108,9 @@ def train_bpe_mapping(name, params):
         return reply
     if takes_pattern:
         return Mapping(name, "train_regex", f"{name}(a file holding the text, vocab_size, pattern)", call)
-    return Mapping(name, "train_regex", f"{name}(a file holding the text, vocab_size + 1, [{CS336_SPECIAL!r}]): "
-                   "merges read as bytes pairs in order, the vocab as its set of byte strings", call,
+    return Mapping(name, "train_regex", f"{name}(a file holding the text, vocab_size + 1, [{CS336_SPECIAL!r}]; "
+                   "vocab_size and [] when the text spells it): merges read as bytes pairs in order, the vocab "
+                   "as its set of byte strings", call,
                    pattern=GPT2_SPLIT_PATTERN)
 
 

@@ -56,6 +56,7 @@ TERMINAL = {
     "memory": ("error", "ran out of memory"),
     "shortcut": ("fail", "took a library shortcut"),  # reported with what it used (shortcut_result)
     "malformed": ("error", "could not be graded (grader-side: the sandbox's reply was malformed: {message})"),
+    "processes": ("error", "could not be graded (grader-side: {message})"),  # the sandbox's process cap
 }
 GRADER_SIDE = "could not be graded (grader-side: {what})"
 
@@ -77,7 +78,7 @@ def terminal_result(name, reply, timeout):
     message = template.format(what=what, timeout=timeout, message=reply.info.get("message") or "the process died")
     if reply.kind == "timeout" and reply.info.get("message"):  # the exercise's or the whole file's time ran out
         message = reply.info["message"]
-    if reply.kind == "malformed":
+    if reply.kind in ("malformed", "processes"):
         return Result(name, status, message, {"note": message, "grader_side": True})
     elif reply.kind == "timeout" and reply.info.get("args") is not None:
         message += (f" {call_text(name, reply.info['args'])} never returned: check that every pass of a loop "

@@ -1,10 +1,11 @@
-"""The sandbox's walls: how one worker is started under bubblewrap (Linux), seeing only the
-standard library and the packages an exercise may import.
+"""The sandbox's walls: how one worker is started under bubblewrap (Linux), seeing the standard
+library and the packages installed for the Python that grades, as a learner's own Python would.
 
 Inside: its own user, PID, network, IPC and UTS namespaces and session; no network at all; a
-read-only view of the Python it runs on (site-packages hidden), of the allowed packages and of the
-grader's six worker files; a private 64 MB /tmp; a bare environment. Not inside: bpe_ref,
-tiktoken, solutions/, the course, other submissions, the instructor's files. The sandbox dies
+read-only view of the Python it runs on (its own site-packages hidden), of the grading Python's
+site-packages (at /sandbox/site, /sandbox/site-2, ...; the reference's packages in them hidden)
+and of the grader's six worker files; a private 64 MB /tmp; a bare environment. Not inside:
+bpe_ref, tiktoken, solutions/, the course, other submissions, the instructor's files. The sandbox dies
 with the grader (bwrap's --die-with-parent: its PID 1 goes, and the kernel ends every process of
 the namespace with it). Limits are set by the worker itself before any learner code runs:
 run as root, it first becomes a fresh unprivileged uid (RLIMIT_NPROC does not bind root).
@@ -27,14 +28,23 @@ import sysconfig
 import tempfile
 from pathlib import Path
 
-# What learner code may import besides the standard library (and what these need in turn).
+# What learner code may import outside bubblewrap (--run-as: a copy is made), and what these need in
+# turn. Inside the walls it sees every package of the grading Python (site_folders) but HIDDEN.
 ALLOWED_PACKAGES = ("regex", "nltk")
+# The reference's packages (as the worker's REFERENCE_ROOTS): never readable inside the walls, and
+# every other top-level module of the distributions that install them.
+HIDDEN = ("bpe_ref", "tiktoken", "tiktoken_ext", "minbpe")
+# Numerical libraries start a thread per core on import (numpy's OpenBLAS): on a machine of many
+# cores that alone passes --processes, so they are told to use one, as a learner's laptop would not need.
+ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 # The grader's side of the wall that must run inside it: standard library only, loaded by path.
 WORKER_FILES = ("worker.py", "wire.py", "calling.py", "byhand.py", "work.py")
 HERE = Path(__file__).resolve().parents[1] / "inside"  # the worker's files
 PATTERNS = HERE.parents[1] / "core" / "patterns.py"
 INSIDE_GRADER = "/grader"  # where the worker files are seen inside
-INSIDE_SUBMISSION = "/submission"  # the handed-in file, read-only, and the learner's working folder
+# The handed-in file, read-only, in the learner's working folder: a few folders deep, so that code
+# which finds its project from its own path at import (Path(__file__).parents[2]) still runs.
+INSIDE_SUBMISSION = "/submission/project/code"
 INSIDE_SITE = "/sandbox/site"  # where the allowed packages are seen inside
 TMP_BYTES = 64 * 1024 * 1024
 INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)"
@@ -162,6 +172,8 @@ def sandbox_command(command, grader_dir, memory_mb, file=None):
             "--hostname", "sandbox", "--die-with-parent", "--new-session", "--clearenv",
             "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
             "--setenv", "LANG", "C.UTF-8", "--setenv", "MPLBACKEND", "Agg"]
+    for name, value in ONE_THREAD.items():
+        args += ["--setenv", name, value]
     if os.geteuid() != 0:
         args += ["--unshare-user", "--cap-drop", "ALL"]  # as root, the worker drops to a uid of its own
     for folder in ("/usr/lib", "/usr/lib64", "/usr/lib32"):
@@ -176,9 +188,8 @@ def sandbox_command(command, grader_dir, memory_mb, file=None):
     for site in package_folders():  # a conda env or a system Python keeps packages here: hide them
         args += ["--tmpfs", site]
     args += open_folders(INSIDE_GRADER) + ["--ro-bind", grader_dir, INSIDE_GRADER]
-    for name, place in sorted(allowed_modules().items()):
-        target = f"{INSIDE_SITE}/{os.path.basename(place)}"
-        args += open_folders(target) + ["--ro-bind", place, target]
+    for folder, target in zip(site_folders(), inside_sites()):
+        args += open_folders(target) + ["--ro-bind", folder, target] + list(hide_reference(folder, target))
     args += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_BYTES), "--perms", "01777", "--tmpfs", "/tmp",
              "--size", str(TMP_BYTES), "--perms", "01777", "--tmpfs", "/dev/shm"]  # multiprocessing's locks
     if file:
@@ -187,6 +198,50 @@ def sandbox_command(command, grader_dir, memory_mb, file=None):
     else:
         args += ["--chdir", "/tmp"]
     return args + list(command)
+
+
+@functools.lru_cache(maxsize=1)
+def site_folders():
+    """The site-packages and dist-packages folders of the Python that grades (its sys.path, not
+    what a .pth adds to it such as an editable checkout): the learner's code sees what they hold."""
+    folders = []
+    for entry in sys.path:
+        folder = os.path.realpath(entry) if entry else ""
+        if folder.rstrip(os.sep).endswith(("site-packages", "dist-packages")) and os.path.isdir(folder) \
+                and folder not in folders:
+            folders.append(folder)
+    return tuple(folders)
+
+
+def inside_sites():
+    """Where site_folders() are seen inside the walls: /sandbox/site, /sandbox/site-2, ..."""
+    return tuple(INSIDE_SITE if i == 0 else f"{INSIDE_SITE}-{i + 1}" for i in range(len(site_folders())))
+
+
+@functools.lru_cache(maxsize=1)
+def hidden_names():
+    """HIDDEN, and the other top-level modules of the distributions that install any of them."""
+    distributions = importlib.metadata.packages_distributions()
+    reference = {dist for name in HIDDEN for dist in distributions.get(name, [])}
+    return tuple(sorted(set(HIDDEN) | {name for name, dists in distributions.items() if reference & set(dists)}))
+
+
+@functools.lru_cache(maxsize=8)
+def hide_reference(folder, target):
+    """bwrap arguments that put an empty read-only folder over each of the reference's packages in
+    a site folder seen at `target`, and an empty file over each of its single-file modules: nothing
+    of them can be read (the worker's stand-ins answer their imports). One bind of the whole folder
+    and a few over it start much faster than a bind per package."""
+    args = []
+    for entry in sorted(os.listdir(folder)):
+        if entry.split(".")[0] not in hidden_names() or entry.endswith((".dist-info", ".egg-info", ".pth")):
+            continue
+        inside = f"{target}/{entry}"
+        if os.path.isdir(os.path.join(folder, entry)):
+            args += ["--tmpfs", inside, "--remount-ro", inside]
+        else:
+            args += ["--ro-bind", "/dev/null", inside]
+    return tuple(args)
 
 
 def open_folders(path):
@@ -215,14 +270,15 @@ def package_folders():
 
 def worker_command(memory_mb, processes=1, file=None):
     """The argv of one isolated worker, with a fresh uid for it when the grader runs as root."""
-    argv = [interpreter(), "-I", "-X", "utf8", f"{INSIDE_GRADER}/worker.py", str(memory_mb), "--site", INSIDE_SITE,
-            "--processes", str(processes)]
+    argv = [interpreter(), "-I", "-X", "utf8", f"{INSIDE_GRADER}/worker.py", str(memory_mb),
+            "--site", os.pathsep.join(inside_sites()), "--processes", str(processes)]
     if os.geteuid() == 0:
         argv += ["--uid", str(fresh_uid())]
     return sandbox_command(argv, worker_dir(), memory_mb, file)
 
 
-BARE_ENVIRONMENT = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8", "MPLBACKEND": "Agg"}
+BARE_ENVIRONMENT = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8", "MPLBACKEND": "Agg",
+                    **ONE_THREAD}
 
 
 def learner_account(name):

@@ -23,6 +23,8 @@ EXERCISE_CALLS = 3  # an exercise's calls together get this many times --timeout
 GRACE = 2.0  # seconds past a request's own time limit before the worker is killed
 PROCESSES = 8  # processes and threads the learner's code may start, besides the worker (--processes)
 WATCH_EVERY = 0.2  # seconds between two looks at the memory of all the sandbox's processes
+SETTLE = 0.2  # seconds a call's leftover processes and threads get to end before the sandbox is restarted
+SETTLE_EVERY = 0.02  # seconds between two counts of them meanwhile
 KINDS = ("raised", "not_implemented", "reference", "missing", "timeout", "exit", "memory", "crashed", "malformed")
 
 
@@ -76,6 +78,9 @@ class Sandbox:
         self.cell_reports = {}
         self.defined = {}
         self.load_failure = None  # set when the submission cannot be loaded at all
+        self.at_rest = None  # the sandbox's processes and threads once loaded: what each call starts from
+        self.restarts_owed = False  # set when the parent killed the sandbox to clear a call's leftovers
+        self.credit = {}  # deadline -> seconds of such restarts, given back to that exercise's calls
 
     # --------------------------------------------------------------- process
 
@@ -88,7 +93,7 @@ class Sandbox:
             self._spawn_dropped()
         else:
             env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-            env["MPLBACKEND"] = "Agg"
+            env.update(MPLBACKEND="Agg", **isolation.ONE_THREAD)
             self.process = subprocess.Popen(
                 [sys.executable, "-I", str(WORKER), str(self.memory_mb), "--processes", str(self.processes + 1)],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
@@ -239,6 +244,7 @@ class Sandbox:
                     raise Malformed(str(message["garbled"]))
                 if message is not None and message.get("loaded") is True:
                     self.defined = replies.defined(message)
+                    self.at_rest = self.tasks()
                     return "loaded"
                 if message is not None:
                     current, report = replies.cell_report(message, len(self.cells))
@@ -264,7 +270,7 @@ class Sandbox:
         """Send one request, given at most `timeout` seconds (with `whole`, all that is left) and no
         later than `deadline` (the exercise's: see exercise_deadline); restart the worker first if
         an earlier call killed it."""
-        refusal = self.ready()
+        refusal, deadline = self.ready_by(deadline)
         if refusal:
             return refusal
         spent = time.monotonic() >= deadline
@@ -289,10 +295,53 @@ class Sandbox:
         try:
             if "garbled" in message:
                 raise Malformed(str(message["garbled"]))
-            return reply_from(replies.outcome(message))
+            reply = reply_from(replies.outcome(message))
         except Malformed as e:
             self.kill()  # a worker that said something out of turn is not listened to again
             return Reply("malformed", info={"message": str(e)})
+        self.clear_leftovers()
+        return self.process_limit_reply(reply) or reply
+
+    # --------------------------------------------------------------- processes
+
+    def tasks(self):
+        """How many processes and threads the sandbox holds now, as the parent counts them in /proc
+        (bwrap's PID 1 and everything under it; outside the walls, the worker and its children)."""
+        root = self.init_pid if self.isolated and self.init_pid else (self.process.pid if self.process else None)
+        return tree_tasks(root) if root else None
+
+    def clear_leftovers(self):
+        """After a call: whatever it left running (a pool never closed, a thread never joined) counts
+        against --processes for every later call. The parent lets it end while its count falls, then
+        kills the sandbox, so that the next call starts from a fresh load under the cap. Nothing the
+        worker says is used: the parent counts in /proc. The time the fresh load takes is the
+        grader's, not the exercise's (ready_by)."""
+        if self.at_rest is None or self.process is None:
+            return
+        ends, last = time.monotonic() + SETTLE, None
+        while True:
+            now = self.tasks()
+            if now is None or now <= self.at_rest:
+                return
+            if (last is not None and now >= last) or time.monotonic() >= ends:
+                self.kill()  # the next request starts the submission again (ready)
+                self.restarts_owed = True
+                return
+            last = now
+            time.sleep(SETTLE_EVERY)
+
+    def process_limit_reply(self, reply):
+        """A grader-side Reply when the learner's code ran into the sandbox's process cap (a fork or a
+        thread refused: BlockingIOError EAGAIN, "can't start new thread"), else None. The cap is the
+        grader's setting, not the learner's bug; this can only turn a verdict into an error."""
+        if reply.kind != "raised" or not hit_process_limit(reply.info["raised"]):
+            return None
+        raised = reply.info["raised"]
+        where = f" at {raised['where']}" if raised.get("where") else ""
+        return Reply("processes", info={"message": (
+            f"the code wanted more than {self.processes} processes and threads at once, the sandbox's limit "
+            f"(--processes {self.processes}; a larger --processes lets it run): {raised['type']}: "
+            f"{raised['message'][:120]}{where}")})
 
     def spent_reply(self, whole_exercise):
         """A timeout: of one call (an endless loop?), or of all an exercise's calls together."""
@@ -302,6 +351,16 @@ class Sandbox:
         return Reply("timeout", info={"message": f"its calls together took longer than {budget:g} s, the time "
                                                  f"one exercise gets ({EXERCISE_CALLS} x --timeout); no call alone "
                                                  f"took {self.timeout:g} s: make each call faster"})
+
+    def ready_by(self, deadline):
+        """(ready()'s refusal, the deadline to keep): a fresh load the parent forced to clear a call's
+        leftovers (clear_leftovers) is added to the exercise's time, for this call and its next ones."""
+        started, owed = time.monotonic(), self.restarts_owed
+        refusal = self.ready()
+        if owed:
+            self.restarts_owed = False
+            self.credit[deadline] = self.credit.get(deadline, 0.0) + time.monotonic() - started
+        return refusal, deadline + self.credit.get(deadline, 0.0)
 
     def ready(self):
         """None once a loaded worker is running (restarted if an earlier call killed it), else the
@@ -385,6 +444,43 @@ def kill_group(process):
             process.kill()
     except (ProcessLookupError, PermissionError, OSError):
         pass
+
+
+def hit_process_limit(raised):
+    """Whether a learner's exception is the process cap refusing a fork or a thread: os.fork's
+    BlockingIOError (EAGAIN), or threading's "can't start new thread"."""
+    kinds = raised.get("kinds") or []
+    message = raised.get("message") or ""
+    return ("BlockingIOError" in kinds and ("Errno 11]" in message or "temporarily unavailable" in message)) \
+        or ("RuntimeError" in kinds and "can't start new thread" in message)
+
+
+def descendants(pid):
+    """pid and every process under it, from /proc (only pids from `pid` on: see tree_memory);
+    just [pid] where there is no /proc (not Linux)."""
+    children = {}
+    for entry in (os.scandir("/proc") if os.path.isdir("/proc") else ()):
+        if entry.name.isdigit() and int(entry.name) >= pid:
+            parent = parent_of(entry.name)
+            if parent is not None:
+                children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        todo += children.get(current, [])
+    return found
+
+
+def tree_tasks(pid):
+    """Processes and threads of `pid` and all its descendants (what RLIMIT_NPROC counts), or None."""
+    total = 0
+    for member in descendants(pid):
+        try:
+            total += len(os.listdir(f"/proc/{member}/task"))
+        except OSError:
+            continue
+    return total or None
 
 
 def tree_memory(pid):
