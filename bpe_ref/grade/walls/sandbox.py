@@ -395,11 +395,13 @@ class Sandbox:
     def measure(self, name, text, vocab_size, deadline):
         """(Reply, pair lookups) of the learner's trainer on a text of costly ids (see work.py).
 
-        In the walls the lookups are estimated only from the CPU time the parent sees the worker use
-        (/proc), never from a count kept inside the learner's process. Even so the instrument, the
-        costly ids, is inside that process: a trainer can dodge it (plain ints hash cheaply), so this
-        check can take points away, never give them; the merges earn them (docs/instructors.md).
-        Outside the walls, a learner grading their own file, the count itself is used."""
+        In the walls the count kept inside the learner's process is only believed as far as the CPU
+        time the parent sees the worker use (/proc) bears it out: never below two thirds of what that
+        time stands for. The count is exact and the same on a busy machine; the CPU estimate moves
+        with the load, so it only bounds the count. The instrument, the costly ids, is inside that
+        process: a trainer can dodge it (plain ints hash cheaply), so this check can take points
+        away, never give them; the merges earn them (docs/instructors.md). Outside the walls, a
+        learner grading their own file, the count itself is used."""
         refusal = self.ready()
         if refusal:
             return refusal, None
@@ -416,7 +418,9 @@ class Sandbox:
         seen = work.lookups_from_cpu(after - before, hash_seconds)
         # The count from inside can only take the pass away: CPU that did not go into hashing the
         # text's ids (a recount on plain ints) leaves it low, and then the work was not measured.
-        return reply, seen if reported >= seen / 2 else 0
+        if reported < seen / 2:
+            return reply, 0
+        return reply, max(reported, int(seen / 1.5))  # a count forged low still meets the CPU it took
 
     def by_hand(self, name, rule, deadline):
         """What the learner's function and its helpers use that the by-hand rule refuses, as read in
