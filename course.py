@@ -1,9 +1,9 @@
 """Set up and run the course with nothing but Python 3.10+: `python3 course.py lab | test | setup`.
 
-    python3 course.py lab     create .venv if needed, install the course, open JupyterLab on
+    python3 course.py lab     create .venv if needed, install the course with JupyterLab, open it on
                               workspace/ (your own copies of the workbooks; see docs/workspace.md)
     python3 course.py test    the same set-up (with the test tools), then the whole test suite
-    python3 course.py setup   only the set-up
+    python3 course.py setup   only the set-up (the course with JupyterLab)
 
 `lab` passes its other options to JupyterLab (e.g. --no-browser --port 8890), and takes
 --workspace DIR to keep your work somewhere else than ./workspace. `test` passes its options to
@@ -27,6 +27,7 @@ STAMP = VENV / "bpe-course-installed"
 TEST_ARGS = ["-rs", "--nbval", "--nbval-current-env",
              "--nbval-sanitize-with", "nbval_sanitize.cfg", "-p", "no:cacheprovider",
              "--durations=15"]  # where the suite's time goes, in every run
+EXTRAS_WITHIN = {"test": {"lab"}}  # pyproject.toml's chain: the test extra pulls bpe-course[lab]
 MAX_TEST_WORKERS = 4  # each starts its own browser, hub or kernels: more would crowd a laptop
 
 
@@ -50,8 +51,9 @@ def run(cmd, **kwargs):
 
 
 def setup(extra=None):
-    """Create .venv and install the course into it (with an optional extra, e.g. "test"); redo the
-    install when pyproject.toml changes. Then write the course's JupyterLab settings into .venv."""
+    """Create .venv and install the course into it (with an optional extra, "lab" or "test"); redo
+    the install when pyproject.toml changes or the extra is not in it yet (test holds lab). Then
+    write the course's JupyterLab settings into .venv."""
     if sys.version_info < (3, 10):
         sys.exit(f"bpe-course needs Python 3.10 or newer; this is {sys.version.split()[0]}")
     if not venv_python().exists():
@@ -63,7 +65,8 @@ def setup(extra=None):
     except (OSError, ValueError):
         installed = {}
     extras = set(installed.get("extras", [])) if installed.get("pyproject") == project else set()
-    if installed.get("pyproject") != project or (extra and extra not in extras):
+    held = extras.union(*(EXTRAS_WITHIN.get(name, set()) for name in extras))
+    if installed.get("pyproject") != project or (extra and extra not in held):
         extras |= {extra} if extra else set()
         if run([venv_python(), "-m", "pip", "install", "--upgrade", "pip"]) != 0:
             sys.exit("could not upgrade pip in .venv")
@@ -112,7 +115,7 @@ def main(argv):
     if command not in ("lab", "test", "setup"):
         print(__doc__)
         return 0 if command in ("help", "-h", "--help") else 2
-    setup("test" if command == "test" else None)
+    setup("test" if command == "test" else "lab")
     if command == "lab":  # the installed course's own `bpe-course lab DIR`, on ./workspace
         workspace, rest = workspace_args(argv[1:])
         return run([venv_python(), "-m", "bpe_ref.course.cli", "lab", workspace, *rest], env=course_env())

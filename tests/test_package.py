@@ -2,7 +2,8 @@
 
 The wheel is built from the course's files and installed into a fresh virtual environment, with
 its dependencies from the package index (pip's cache makes that quick) and nothing from the
-checkout. Then, from an empty folder: `bpe-course workbooks .`; tiktoken with the network cut off;
+checkout (JupyterLab is the `lab` extra: not there, so `bpe-course lab` says what to install).
+Then, from an empty folder: `bpe-course workbooks .`; tiktoken with the network cut off;
 workbook 04 run top to bottom by nbclient, its exercises filled in from the solution, every check
 passing; `bpe-grade` on the result; and, the course uninstalled, the same workbook again, whose
 first cell installs the course from the wheel (as it does on Colab) before going on.
@@ -136,6 +137,21 @@ def test_workbooks_and_tiktoken_offline_from_the_installed_wheel(learner):
     assert sorted(p.name for p in folder.glob("*.ipynb")) == sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
     print(run(network_cut([python, "-c", TIKTOKEN_OFFLINE]), cwd=folder, env=env))
     assert not any((tmp / "tmp").iterdir()), "tiktoken cached a download in the temp folder"
+
+
+def test_the_base_install_has_no_jupyterlab_and_bpe_course_lab_says_what_to_install(learner):
+    """JupyterLab is the `lab` extra: `pip install bpe-course` (Colab's, VS Code's) stays lean, and
+    `bpe-course lab` there says in one line what to install, makes no workspace, shows no traceback."""
+    python, bin_dir, folder, tmp = learner
+    env = clean_env(tmp, bin_dir)
+    assert run([python, "-c", "import importlib.util; print(importlib.util.find_spec('jupyterlab'))"],
+               cwd=folder, env=env) == "None\n"
+    done = subprocess.run([bin_dir / "bpe-course", "lab", "my-course", "--no-browser"], cwd=folder, env=env,
+                          capture_output=True, text=True, timeout=300)
+    print(done.stderr)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "pip install 'bpe-course[lab]'" in done.stderr
+    assert not (folder / "my-course").exists()
 
 
 def test_tiktoken_offline_in_the_editable_install(tmp_path):

@@ -31,6 +31,7 @@ def lab(argv):
 
     named = bool(argv) and not argv[0].startswith("-")
     folder = Path(argv[0] if named else DEFAULT_FOLDER)
+    jupyter_lab.require_jupyterlab()  # the `lab` extra: without it, what to install, and nothing made
     jupyter_lab.configure()
     return jupyter_lab.open_lab(folder, argv[1:] if named else argv)
 

@@ -16,6 +16,7 @@
   every process at the shipped files: nothing to write).
 """
 
+import importlib.util
 import json
 import os
 import shutil
@@ -34,6 +35,15 @@ SETTINGS = {  # JupyterLab's overrides.json: {plugin: {setting: value}}
     "@jupyterlab/docmanager-extension:plugin": {"defaultViewers": {"markdown": "Markdown Preview"}},
 }
 CONTENTS_MANAGER = "bpe_ref.course.read_only.CourseContentsManager"
+NO_JUPYTERLAB = ("JupyterLab is not installed in this Python: run `pip install 'bpe-course[lab]'` to open "
+                 "the course in it, or `bpe-course workbooks DIR` to use a Jupyter you already have")
+
+
+def require_jupyterlab():
+    """JupyterLab is the `lab` extra, not the base (Colab and VS Code need none): without it, a
+    sentence saying what to install, before anything is written."""
+    if importlib.util.find_spec("jupyterlab") is None:
+        raise ValueError(NO_JUPYTERLAB)
 
 
 def terminal_rc(prefix):
@@ -120,9 +130,15 @@ def split_args(argv):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    configure()
-    if argv == ["--configure"]:  # course.py setup: the settings only
+    if argv == ["--configure"]:  # course.py setup: the settings only, JupyterLab or not
+        configure()
         return 0
+    try:
+        require_jupyterlab()
+    except ValueError as error:
+        print(f"bpe-course: {error}", file=sys.stderr)
+        return 2
+    configure()
     return open_lab(*split_args(argv))
 
 
