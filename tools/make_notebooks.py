@@ -309,7 +309,7 @@ def execute(path):
             tags = cell.metadata.setdefault("tags", [])
             if "raises-exception" not in tags:
                 tags.append("raises-exception")
-    NotebookClient(notebook, timeout=600, kernel_name="python3",
+    NotebookClient(notebook, timeout=600, kernel_name="python3", coalesce_streams=True,  # one print, one output
                    resources={"metadata": {"path": str(Path(path).parent)}}).execute()
     for cell in notebook.cells:
         cell.metadata.pop("execution", None)
