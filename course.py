@@ -32,12 +32,11 @@ MAX_TEST_WORKERS = 4  # each starts its own browser, hub or kernels: more would 
 
 
 def parallel_args():
-    """pytest-xdist's options: one test process per core and one more (at most MAX_TEST_WORKERS),
-    each taking whole files, so a module's shared fixture (a JupyterLab, a hub, a graded class) is
-    built once and a notebook's nbval cells share their kernel. The extra process keeps the cores
-    busy while others wait on a kernel, a browser or a sandbox. One core: no worker processes."""
+    """pytest-xdist's options: one test process per core (at most MAX_TEST_WORKERS), each taking
+    whole files, so a module's shared fixture (a JupyterLab, a hub, a graded class) is built once
+    and a notebook's nbval cells share their kernel. One core: no worker processes."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    workers = min(cores + 1, MAX_TEST_WORKERS) if cores > 1 else 1
+    workers = min(cores, MAX_TEST_WORKERS)
     return ["-n", str(workers), "--dist", "loadfile"] if workers > 1 else []
 
 
