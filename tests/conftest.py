@@ -26,21 +26,6 @@ def corpus():
         return f.read()
 
 
-# The slowest files, slowest first: pytest-xdist hands whole files out in collection order, so the
-# long ones start at once and the short ones fill in around them, instead of one long file
-# running alone at the end while the other cores wait.
-SLOWEST_FIRST = ["tests/test_grader.py", "tests/test_browser.py", "tests/test_package.py",
-                 "tests/test_nbgrader_gradebook.py", "tests/test_gradescope.py", "tests/test_sandbox_attacks.py",
-                 "tests/test_hub.py", "tests/test_unicode_sweep.py", "tests/test_notebooks.py",
-                 "solutions/10_fast_bpe.ipynb", "tests/test_behaviour.py", "tests/test_practice.py"]
-
-
-def pytest_collection_modifyitems(items):
-    """Run the slowest files first (a stable sort: each file's tests keep their order)."""
-    rank = {path: i for i, path in enumerate(SLOWEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
-
-
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     """Keep each phase's report on the test item, so fixtures can see whether the test failed."""
