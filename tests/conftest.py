@@ -66,10 +66,6 @@ def bpe_grade():
 def pytest_sessionfinish(session):
     """Remove this process's copies of the worker and of the allowed packages: an xdist worker
     ends without running atexit, which is what removes them after a bpe-grade run."""
-    import shutil
-
     from bpe_ref.grade.walls import isolation
 
-    for made in (isolation._own_worker_dir, isolation.site_copy):
-        if made.cache_info().currsize:
-            shutil.rmtree(Path(made()).parent if made is isolation._own_worker_dir else made(), ignore_errors=True)
+    isolation.remove_copies()

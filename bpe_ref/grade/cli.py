@@ -292,9 +292,7 @@ def _grade_alone(found, limits, shared):
 
 def _share_site(folder, worker):
     """A pool process's start: the parent's copies, which go when the parent ends (see isolation)."""
-    if folder:
-        isolation.share_site_copy(folder)
-    isolation.share_worker_dir(worker)
+    isolation.share_copies(site=folder, worker=worker)
 
 
 def _grade(args):

@@ -88,25 +88,45 @@ def interpreter():
     return os.path.realpath(base)
 
 
-_SHARED_WORKER = []  # the parent's worker folder, handed to each pool process (share_worker_dir)
+_SHARED = {}  # the parent's copies ("site", "worker"), handed to each pool process (share_copies)
+_MADE = []  # the temporary folders this process made, removed at exit (remove_copies)
 
 
-def share_worker_dir(folder):
-    """Use the parent's worker folder in this (pool) process: a pool process ends without running
-    atexit, so a folder of its own would stay in /tmp."""
-    _SHARED_WORKER[:] = [folder]
+def share_copies(site=None, worker=None):
+    """Use the parent's copies (of the allowed packages, of the worker's files) in this pool process
+    instead of making its own: a pool process ends without running atexit, so its own would stay in /tmp."""
+    _SHARED.update((key, folder) for key, folder in (("site", site), ("worker", worker)) if folder)
+
+
+def remove_copies():
+    """Remove the copies this process made: at exit, or when a process that ends without atexit
+    (a test session's worker) is done grading."""
+    for folder in _MADE:
+        shutil.rmtree(folder, ignore_errors=True)
+    _MADE.clear()
+    _own_worker_dir.cache_clear()
+    _own_site_copy.cache_clear()
+
+
+atexit.register(remove_copies)
+
+
+def temporary_folder(prefix):
+    """A new folder in the temporary folder, removed by remove_copies."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    _MADE.append(folder)
+    return folder
 
 
 def worker_dir():
     """A private folder holding only the worker's files (a copy): what the sandbox sees of the grader.
     It sits alone in a folder of its own: the worker takes its parent for the reference's (calling.py)."""
-    return _SHARED_WORKER[0] if _SHARED_WORKER else _own_worker_dir()
+    return _SHARED.get("worker") or _own_worker_dir()
 
 
 @functools.lru_cache(maxsize=1)
 def _own_worker_dir():
-    private = Path(tempfile.mkdtemp(prefix="bpe-grade-worker-"))
-    atexit.register(shutil.rmtree, private, ignore_errors=True)
+    private = temporary_folder("bpe-grade-worker-")
     folder = private / "grader"
     folder.mkdir()
     private.chmod(0o755)
@@ -305,23 +325,15 @@ def dropped_command(memory_mb, run_as, processes=1):
             "--site", site_copy(), "--uid", str(uid), "--gid", str(gid), "--processes", str(processes)]
 
 
-_SHARED_SITE = []  # the parent's site copy, handed to each pool process (share_site_copy)
-
-
-def share_site_copy(folder):
-    """Use the parent's copy of the allowed packages in this (pool) process instead of making one:
-    a pool process ends without running atexit, so a copy of its own would stay in /tmp."""
-    _SHARED_SITE[:] = [folder]
-
-
-@functools.lru_cache(maxsize=1)
 def site_copy():
     """A private, world-readable copy of the allowed packages (for a worker outside bubblewrap
     that can no longer read the grader's site-packages); made once per run, by the parent."""
-    if _SHARED_SITE:
-        return _SHARED_SITE[0]
-    folder = Path(tempfile.mkdtemp(prefix="bpe-grade-site-"))
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return _SHARED.get("site") or _own_site_copy()
+
+
+@functools.lru_cache(maxsize=1)
+def _own_site_copy():
+    folder = temporary_folder("bpe-grade-site-")
     for place in allowed_modules().values():
         target = folder / os.path.basename(place)
         if os.path.isdir(place):
