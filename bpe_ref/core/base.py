@@ -109,9 +109,9 @@ class Tokenizer:
             new = list(new)
             cache.update(zip(new, self._chunk_encoder().encode_many(new)))
         batch = []
-        for chunks in split:
+        for text_chunks in split:
             ids = []
-            for chunk in chunks:
+            for chunk in text_chunks:
                 ids.extend(cache[chunk])
             batch.append(ids)
         return batch

@@ -9,9 +9,10 @@ So the trainer gets a text whose `encode()` yields byte ids that count their own
 dict or set operation on a pair holding such an id counts. The naive loop's count on the same
 text is the yardstick. Standard library only: the sandbox worker loads this file by its path.
 
-In a class, a count kept inside the learner's process proves nothing: the learner's code could
-reset it. So there the ids are made costly to hash ("heavy"), and the grader reads the worker's
-CPU time from outside: lookups = CPU seconds / the cost of one heavy hash, measured here.
+In a class, a count kept inside the learner's process proves nothing on its own: the learner's
+code could reset it. So there the ids are made costly to hash ("heavy"), and the grader reads the
+worker's CPU time from outside (CPU seconds / the cost of one heavy hash, measured here) and
+believes the count only as far as that CPU time bears it out (walls/sandbox.py, measure).
 """
 
 import random
