@@ -55,14 +55,23 @@ def find_state(attributes):
     shapes = {name: shape_of(value) for name, value in attributes.items()}
     vocab = next((name for name, shape in shapes.items() if shape == "vocab"), None)
     for wanted in MERGE_SHAPES:
-        name = next((name for name, shape in shapes.items() if shape == wanted), None)
-        if name is not None:
+        names = [name for name, shape in shapes.items() if shape == wanted]
+        if names:
+            name = max(names, key=lambda name: (wanted != "merges" or holds_new_ids(attributes[name]),
+                                                "merge" in name.lower()))
             return State(name, wanted, vocab if vocab not in (None, name) else "vocab")
     if vocab is not None and any(idx >= 256 for idx in attributes[vocab]):  # it learned into the vocab
         opaque = tuple(name for name, value in attributes.items()
                        if shapes[name] is None and isinstance(value, (dict, list, tuple, set)) and value)
         return State(vocab, "vocab", vocab, opaque=opaque)
     return State(vocab=vocab or "vocab", found="merges" in attributes)
+
+
+def holds_new_ids(pairs):
+    """Whether a {(id, id): int} dict maps its pairs to distinct ids past the bytes, as merges do:
+    a table of pair counts kept on the instance (self.counts) has the same shape, not these values."""
+    values = list(pairs.values())
+    return all(v >= 256 for v in values) and len(set(values)) == len(values)
 
 
 def as_merges(value, shape, chunks=()):
