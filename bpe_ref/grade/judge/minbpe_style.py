@@ -79,16 +79,28 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
         mappings.append(Mapping(f"{cls}.{method}", exercise, f"{set_words(attrs, 'merges')}, then .{method}(text)",
                                 minbpe_encode(cls, method, regex_style, attrs, sized), helper=True,
                                 pattern=pattern if exercise == "encode_ordinary" else None))
-    if splits and "encode" in roles and takes_allowed(roles["encode"][1]) and "register" in roles:
+    if splits and "encode" in roles and "register" in roles:
         method, register = roles["encode"][0], roles["register"][0]
-        mappings.append(Mapping(f"{cls}.{method}", "encode_special",
-                                f".{register}(special_tokens), then .{method}(text, allowed_special) "
-                                f"(.{method}(text) when nothing is allowed)" + told,
-                                minbpe_special(cls, method, register, attrs, regex_style), asserts=True,
-                                set_as_text=True, pattern=pattern))
+        if takes_allowed(roles["encode"][1]):
+            mappings.append(Mapping(f"{cls}.{method}", "encode_special",
+                                    f".{register}(special_tokens), then .{method}(text, allowed_special) "
+                                    f"(.{method}(text) when nothing is allowed)" + told,
+                                    minbpe_special(cls, method, register, attrs, regex_style), asserts=True,
+                                    set_as_text=True, pattern=pattern))
+        elif not ordinary_beside(roles):  # encode(text) alone: every registered token is allowed, as in CS336
+            mappings.append(Mapping(f"{cls}.{method}:special_tokens", "encode_special",
+                                    f".{register}(special_tokens), then .{method}(text): it takes no "
+                                    "allowed_special, so every registered special token is allowed" + told,
+                                    minbpe_special(cls, method, register, attrs, regex_style, all_allowed=True),
+                                    only_all=True, pattern=pattern))
     if isinstance(seen, dict) and not returns and (not attrs.found or attrs.opaque):
         return unreadable_state(mappings, seen, attrs)
     return mappings
+
+
+def ordinary_beside(roles):
+    """Whether the class encodes ordinary text in a method of its own beside encode (encode_ordinary)."""
+    return "encode_ordinary" in roles and roles["encode_ordinary"][0] != roles["encode"][0]
 
 
 FLAG_WORDS = ("verbose", "debug", "show", "print", "log", "progress")  # a switch, never allowed_special
@@ -195,10 +207,11 @@ def minbpe_allowed(allowed):
     return allowed
 
 
-def minbpe_special(cls, method, register, attrs, takes_pattern=True):
+def minbpe_special(cls, method, register, attrs, takes_pattern=True, all_allowed=False):
     """encode(text, allowed_special) after register(special_tokens). Nothing allowed is the course's
     default, so then encode(text) is called with the learner's own default, which must refuse a
-    special token in the text as tiktoken's does; an encode with no default gets "none_raise"."""
+    special token in the text as tiktoken's does; an encode with no default gets "none_raise".
+    `all_allowed`: an encode(text) that takes no allowed_special is always called so."""
     def call(sandbox, args, deadline, rule):
         text, merges, pattern, special_tokens, allowed = args
 
@@ -206,6 +219,8 @@ def minbpe_special(cls, method, register, attrs, takes_pattern=True):
             return object_call(sandbox, cls, deadline, rule, init=wired([pattern] if takes_pattern else []),
                                set=wired(values_for(attrs, merges, ranked_vocab(merges))),
                                steps=[[register, wired([special_tokens])]], call=[method, wired(given)])
+        if all_allowed:
+            return encode([text])
         if isinstance(allowed, (set, frozenset)) and not allowed:
             reply = encode([text])
             if not missing_argument(reply):
