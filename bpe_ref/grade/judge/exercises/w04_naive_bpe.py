@@ -12,11 +12,22 @@ from .common import IDS, SMALL_TEXT, Bug, Mismatch, Raised, equal_to, exercise, 
 
 def judge_get_stats(args, got):
     expected = naive.get_stats(*args)
-    if same_order(got, expected):
+    if same_order(got, expected) or (same(got, expected) and ties_in_order(got, expected)):
         return None
     if same(got, expected):
         return Mismatch(expected, "the counts are right, but the pairs are not in the order they first occur")
     return Mismatch(expected)
+
+
+def ties_in_order(got, expected):
+    """Whether pairs of equal count come in the order they first occur: all that train's tie-break
+    reads, so counts sorted most frequent first (Counter.most_common, a stable sort) are right."""
+    def by_count(stats):
+        groups = {}
+        for pair in stats:
+            groups.setdefault(stats[pair], []).append(pair)
+        return groups
+    return isinstance(got, dict) and by_count(got) == by_count(expected)
 
 
 def stats_model(pairs_of):
