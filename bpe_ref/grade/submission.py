@@ -14,7 +14,7 @@ from .judge.classes import grade_classes
 from .judge.display import call_text, show
 from .judge.engine import Result, run_exercise
 from .judge.module_style import ModuleStyle
-from .judge.variants import MergesForVocab, OverIds, takes_merges
+from .judge.variants import MergesForVocab, TablesFirst, tables_first, takes_merges
 from .walls.sandbox import PROCESSES, Sandbox, SandboxCaller, exercise_deadline
 from .reading.reaching import UNREADABLE, parse, reaches_in, tainted
 from .reading.source import DEF_RE, UnreadableSubmission, names_in, read_submission
@@ -150,10 +150,11 @@ def grade_by_behaviour(sandbox, results, given, timeout, notes):
     for learner, exercise in finding.found.items():
         ex = dataclasses.replace(exercises.REGISTRY[exercise], name=learner)
         caller = SandboxCaller(sandbox, learner, exercise_deadline(timeout))
-        over_ids = learner in finding.over_ids  # trainer(ids of each chunk, num_merges): variants.OverIds
-        result = run_exercise(ex, OverIds(caller) if over_ids else caller, timeout)
+        layout = finding.over_ids.get(learner)  # a trainer over ids: variants.OverIds or FlatIds
+        caller = layout(caller) if layout else caller
+        result = run_exercise(ex, caller, timeout)
         result.detail["exercise"] = (f"graded as the course's {exercise} (workbook {ex.workbook}): "
-                                     + (OverIds.how if over_ids else "it behaves like it on the probes"))
+                                     + (caller.how if layout else "it behaves like it on the probes"))
         result.detail["course"] = exercise
         graded[learner] = result
     notes += finding.notes()
@@ -225,6 +226,10 @@ def grade_defined(sandbox, name, info, style, timeout):
     if takes_merges(name, info.get("names") or []):
         result = run_exercise(ex, MergesForVocab(caller), timeout)
         result.detail["exercise"] = f"graded as the course's decode as written: {MergesForVocab.how}"
+        return result
+    if tables_first(name, info.get("names") or []):
+        result = run_exercise(ex, TablesFirst(caller), timeout)
+        result.detail["exercise"] = f"graded as the course's {name} as written: {TablesFirst.how}"
         return result
     return run_exercise(ex, caller, timeout)
 

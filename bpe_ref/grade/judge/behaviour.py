@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from .exercises import REGISTRY
 from .exercises.common import Raised
-from .variants import OVER_IDS_PROBES, TRAINER_WORDS, OverIds
+from .variants import OVER_IDS_PROBES, TRAINER_WORDS, FlatIds, OverIds
 from ...core.patterns import GPT4_SPLIT_PATTERN
 
 # the exercises a plain function is probed for, with the words its name may hold (ties only)
@@ -84,7 +84,7 @@ class Finding:
 
     found: dict = field(default_factory=dict)
     tried: dict = field(default_factory=dict)  # exercise -> [Tried]
-    over_ids: set = field(default_factory=set)  # learner names found as trainers over ids (variants.OverIds)
+    over_ids: dict = field(default_factory=dict)  # learner name -> caller -> its layout's caller (variants.OverIds, FlatIds)
 
     def notes(self):
         """One line per exercise looked for among named candidates and not found."""
@@ -181,26 +181,31 @@ def find_by_behaviour(sandbox, defined, taken, have):
 
 
 def find_over_ids(sandbox, functions, finding):
-    """A trainer written over the ids of each chunk (variants.OverIds), among the functions not
-    found yet: right on the probes, or named for training (or its merges) and answering with merges."""
+    """A trainer written over ids, among the functions not found yet: over the ids of each chunk
+    (variants.OverIds, graded as train_regex) or over the whole text's bytes (variants.FlatIds,
+    graded as train). Right on the probes, or named for training (or its merges) and answering
+    with merges."""
     for learner, (params, required) in functions.items():
         if learner in finding.found or not fits(params, required, "train"):
             continue
-        caller = OverIds(_Direct(sandbox, learner))
-        ex = REGISTRY["train_regex"]
         named = any(w in learner.rpartition(".")[2].lower() for w in TRAINER_WORDS) \
             or any(w in params[1].lower() for w in ("merge", "num"))
-        right = shaped = 0
-        for text, vocab_size in OVER_IDS_PROBES:
-            reply = caller.call((text, vocab_size, GPT4_SPLIT_PATTERN))
-            if reply.kind not in ("ok", "raised"):
-                break
-            right += reply.kind == "ok" and ex.judge((text, vocab_size, GPT4_SPLIT_PATTERN), reply.value) is None
-            shaped += reply.kind == "ok" and isinstance(reply.value, dict)
-        if right == len(OVER_IDS_PROBES) or (named and right >= 1 and shaped == len(OVER_IDS_PROBES)):
-            finding.found[learner] = "train_regex"
-            finding.over_ids.add(learner)
-            return
+        layouts = ((lambda c: OverIds(c), "train_regex", (GPT4_SPLIT_PATTERN,)),
+                   (lambda c, size=params[1]: FlatIds(c, size), "train", ()))
+        for layout, exercise, rest in layouts:
+            caller, ex = layout(_Direct(sandbox, learner)), REGISTRY[exercise]
+            right = shaped = 0
+            for text, vocab_size in OVER_IDS_PROBES:
+                args = (text, vocab_size, *rest)
+                reply = caller.call(args)
+                if reply.kind not in ("ok", "raised"):
+                    break
+                right += reply.kind == "ok" and ex.judge(args, reply.value) is None
+                shaped += reply.kind == "ok" and isinstance(reply.value, dict)
+            if right == len(OVER_IDS_PROBES) or (named and right >= 1 and shaped == len(OVER_IDS_PROBES)):
+                finding.found[learner] = exercise
+                finding.over_ids[learner] = layout
+                return
 
 
 class _Direct:

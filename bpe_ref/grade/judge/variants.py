@@ -57,6 +57,35 @@ class MergesForVocab:
         return self.caller.measure(text, vocab_size)
 
 
+TABLE_WORDS = ("merge", "vocab", "rank", "table")  # a parameter so named takes the trained tables
+
+
+def tables_first(exercise, params):
+    """Whether an encode or decode takes its table first and its text or ids second, as its
+    parameters' names say (encode(merges, text), decode(vocab, tokens))."""
+    return exercise in ("encode", "decode") and len(params) == 2 \
+        and any(w in params[0].lower() for w in TABLE_WORDS) and not any(w in params[1].lower() for w in TABLE_WORDS)
+
+
+class TablesFirst:
+    """A caller for encode(merges, text) or decode(vocab, ids): the course's two arguments go in
+    the other way round, as the learner's parameters ask."""
+
+    how = "the same two arguments, table first, as its parameters ask"
+
+    def __init__(self, caller):
+        self.caller = caller
+
+    def call(self, args, rule=None, **how):
+        return self.caller.call((args[1], args[0]), rule, **how)
+
+    def by_hand(self, rule):
+        return self.caller.by_hand(rule)
+
+    def measure(self, text, vocab_size):
+        return self.caller.measure(text, vocab_size)
+
+
 # texts with pairs to spare under their pattern, so that finding a trainer over ids is not
 # stopped by a bug the grading names anyway (no stop when the pairs run out)
 OVER_IDS_PROBES = (("aaabdaaabac", 258), ("hello hello hello world", 260), ("dog dog dog. cat cat", 259))
@@ -86,6 +115,32 @@ class OverIds:
     def call(self, args, rule=None):
         text, vocab_size, pattern = args
         reply = self.caller.call((chunk_ids(text, pattern), vocab_size - 256), rule)
+        if reply.kind == "ok":
+            reply.value = merges_in(reply.value)
+        return reply
+
+    def by_hand(self, rule):
+        return self.caller.by_hand(rule)
+
+    def measure(self, text, vocab_size):
+        return self.caller.measure(text, vocab_size)
+
+
+class FlatIds:
+    """A caller for trainer(ids, size) over the whole text's bytes, unsplit (a lecture notebook's
+    mint(tokens, vocab_size) -> (ids, merges)): the course's train, with the bytes taken for it.
+    `size` is vocab_size when the parameter is named for it, else the number of merges."""
+
+    how = ("trainer(ids, size): handed the text's bytes as ids and the size its parameter names, "
+           "the merges read from what it returns")
+
+    def __init__(self, caller, size_param=""):
+        self.caller, self.takes_vocab_size = caller, "vocab" in size_param.lower()
+
+    def call(self, args, rule=None):
+        text, vocab_size = args[:2]
+        size = vocab_size if self.takes_vocab_size else vocab_size - 256
+        reply = self.caller.call((list(text.encode("utf-8")), size), rule)
         if reply.kind == "ok":
             reply.value = merges_in(reply.value)
         return reply
