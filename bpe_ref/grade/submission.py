@@ -9,7 +9,7 @@ from pathlib import Path
 
 from .judge import exercises
 from .inside.calling import OUTPUT_LIMIT
-from .judge.behaviour import find_by_behaviour
+from .judge.behaviour import MethodCaller, find_by_behaviour
 from .judge.classes import grade_classes
 from .judge.display import call_text, show
 from .judge.engine import Result, run_exercise
@@ -149,7 +149,8 @@ def grade_by_behaviour(sandbox, results, given, timeout, notes):
     graded = {}
     for learner, exercise in finding.found.items():
         ex = dataclasses.replace(exercises.REGISTRY[exercise], name=learner)
-        caller = SandboxCaller(sandbox, learner, exercise_deadline(timeout))
+        kind = MethodCaller if learner in finding.methods else SandboxCaller
+        caller = kind(sandbox, learner, exercise_deadline(timeout))
         layout = finding.over_ids.get(learner)  # a trainer over ids: variants.OverIds or FlatIds
         caller = layout(caller) if layout else caller
         result = run_exercise(ex, caller, timeout)

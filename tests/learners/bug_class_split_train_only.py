@@ -3,7 +3,7 @@ no pattern) and trains chunk by chunk, but its encode forgot to split and merges
 By what its train does it is the regex exercise; its encode must be failed for not splitting,
 not graded as the plain encode (which it would pass).
 
-expect: Chunker.train pass, Chunker.encode fail, Chunker.decode pass
+expect: Chunker.train pass, Chunker.encode fail, Chunker.decode pass, Chunker._replace pass
 cause: Chunker.encode across_chunks
 """
 

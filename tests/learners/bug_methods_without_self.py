@@ -2,7 +2,7 @@
 `train` calls get_stats without `self.` (a NameError). Each gets a hint about that error, never
 the exercise's usual advice. get_stats (a bound method) is right.
 
-expect: get_stats pass, merge error, train error, Tokenizer.train error
+expect: get_stats pass, merge error, train error, Tokenizer.train error, Tokenizer.get_stats pass, Tokenizer.merge pass
 cause: merge none
 cause: train none
 shows: merge the grader calls merge(ids, pair, idx), but yours is merge(self, ids, pair, idx)

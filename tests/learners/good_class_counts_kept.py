@@ -3,7 +3,7 @@ leaves self.counts {(a, b): count} beside self.merges {(a, b): id}, and counts i
 Both have the shape of merges; only merges maps its pairs to new ids. The grader must read
 self.merges, not the counts, and grade all three right.
 
-expect: BasicTokenizer.train pass, BasicTokenizer.encode pass, BasicTokenizer.decode pass
+expect: BasicTokenizer.train pass, BasicTokenizer.encode pass, BasicTokenizer.decode pass, BasicTokenizer.count_pairs pass, BasicTokenizer.replace pass
 """
 
 

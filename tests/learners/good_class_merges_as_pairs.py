@@ -2,7 +2,7 @@
 were learned (self.rules); a pair's id is 256 + its place in the list. train returns nothing;
 encode and decode read self.rules. The grader must read the list as merges in rank order.
 
-expect: BasicTokenizer.train pass, BasicTokenizer.encode pass, BasicTokenizer.decode pass
+expect: BasicTokenizer.train pass, BasicTokenizer.encode pass, BasicTokenizer.decode pass, BasicTokenizer._apply pass
 """
 
 from collections import Counter

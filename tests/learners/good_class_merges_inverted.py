@@ -3,7 +3,7 @@ train stores {new_id: (left, right)} in self._table and returns the training tex
 and decode read self._table. The grader must find that state after training and grade all three
 in these terms.
 
-expect: BasicTokenizer.train pass, BasicTokenizer.encode pass, BasicTokenizer.decode pass
+expect: BasicTokenizer.train pass, BasicTokenizer.encode pass, BasicTokenizer.decode pass, BasicTokenizer._join pass
 """
 
 

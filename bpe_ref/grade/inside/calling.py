@@ -188,13 +188,19 @@ def param_names(fn):
         return []
 
 
+def written(name):
+    """Whether a class member is one the learner wrote to be called: public, __init__, or private
+    with one underscore (a helper such as _get_stats); never another dunder or a mangled name."""
+    return name == "__init__" or not (name.startswith("__") or "__" in name[1:])
+
+
 def methods_of(cls):
-    """A class's public methods (and __init__) as {name: [parameter names after self]}: what the
-    grader reads to tell what each method is for."""
+    """A class's methods (public, one-underscore helpers and __init__) as {name: [parameter names
+    after self]}: what the grader reads to tell what each method is for."""
     methods = {}
     names = dict.fromkeys(name for klass in type.__getattribute__(cls, "__mro__") for name in vars(klass))
     for name in names:  # read from the classes' own dicts: no learner __dir__ or __getattr__ runs
-        if name.startswith("_") and name != "__init__":
+        if not written(name):
             continue
         member = inspect.getattr_static(cls, name, None)
         if isinstance(member, (staticmethod, classmethod)):
@@ -205,28 +211,38 @@ def methods_of(cls):
 
 
 def static_methods(cls):
-    """A class's own public static methods as {name: [parameter names]}: helpers such as a
-    get_stats(ids) kept inside the class, which the grader probes like top-level functions."""
+    """A class's own static methods (public or one-underscore helpers) as {name: [parameter names]}:
+    helpers such as a get_stats(ids) kept inside the class, which the grader probes like top-level functions."""
     statics = {}
     for name in dict.fromkeys(name for klass in type.__getattribute__(cls, "__mro__") for name in vars(klass)):
         member = inspect.getattr_static(cls, name, None)
-        if not name.startswith("_") and isinstance(member, staticmethod) \
+        if written(name) and name != "__init__" and isinstance(member, staticmethod) \
                 and getattr(member.__func__, "__module__", None) == cls.__module__:
             statics[name] = param_names(member.__func__)
     return statics
 
 
 def stub_methods(cls):
-    """The public methods of a class that only raise NotImplementedError (an abstract base's)."""
+    """The methods of a class that only raise NotImplementedError, or do nothing at all
+    (`pass`, `...`, a docstring): an abstract base's, to be filled in by a subclass."""
     stubs = []
     for name in methods_of(cls):
         code = getattr(inspect.getattr_static(cls, name, None), "__code__", None)
-        if code is not None and "NotImplementedError" in code.co_names and len(code.co_names) <= 2 \
-                and not any(isinstance(c, type(code)) for c in code.co_consts):
-            lines = {line for _, _, line in code.co_lines() if line is not None}
-            if len(lines) <= 3:
-                stubs.append(name)
+        if code is None or any(isinstance(c, type(code)) for c in code.co_consts):
+            continue
+        lines = {line for _, _, line in code.co_lines() if line is not None}
+        raises = "NotImplementedError" in code.co_names and len(code.co_names) <= 2
+        empty = not code.co_names and all(c is None or c is Ellipsis or isinstance(c, str) for c in code.co_consts)
+        if (raises or empty) and len(lines) <= 3:
+            stubs.append(name)
     return stubs
+
+
+def inherited_methods(cls):
+    """The methods and static methods a class has from a base class, not its own dict: a
+    helper is probed once, under the class that wrote it."""
+    own = vars(cls)
+    return [name for name in {**methods_of(cls), **static_methods(cls)} if name not in own]
 
 
 # ---------------------------------------------------------------------------- watching a call

@@ -210,7 +210,8 @@ class Worker:
                 defined[name] = {"kind": "callable", "params": calling.required_params(obj),
                                  "methods": calling.methods_of(obj), "stubs": calling.stub_methods(obj),
                                  "init_required": calling.required_params(obj),
-                                 "statics": calling.static_methods(obj)}
+                                 "statics": calling.static_methods(obj),
+                                 "inherited": calling.inherited_methods(obj)}
             elif callable(obj):
                 defined[name] = {"kind": "callable", "params": calling.required_params(obj),
                                  "names": calling.param_names(obj),

@@ -14,7 +14,10 @@ from dataclasses import dataclass, field
 
 from .exercises import REGISTRY
 from .exercises.common import Raised
+from .classes import role
+from .shapes import object_call, wired
 from .variants import OVER_IDS_PROBES, TRAINER_WORDS, FlatIds, OverIds
+from ..walls.sandbox import SandboxCaller
 from ...core.patterns import GPT4_SPLIT_PATTERN
 
 # the exercises a plain function is probed for, with the words its name may hold (ties only)
@@ -84,6 +87,7 @@ class Finding:
 
     found: dict = field(default_factory=dict)
     tried: dict = field(default_factory=dict)  # exercise -> [Tried]
+    methods: set = field(default_factory=set)  # 'Cls.method' found: a helper called on a fresh instance (MethodCaller)
     over_ids: dict = field(default_factory=dict)  # learner name -> caller -> its layout's caller (variants.OverIds, FlatIds)
 
     def notes(self):
@@ -113,6 +117,27 @@ def candidates(defined, taken):
             continue
         found[name] = (info["names"], info.get("params"))
     return found
+
+
+CLASS_HELPERS = ("get_stats", "merge")  # looked for in each class too: a class often keeps its own
+
+
+def class_helpers(defined, taken):
+    """{class: {'Cls.method': parameter names}}: each class's own helpers, the static methods it
+    wrote and, when it is made with no arguments, its methods that have no tokenizer role (train,
+    encode, decode...). Inherited methods and stubs are left to the class that wrote them."""
+    out = {}
+    for cls, info in defined.items():
+        if info.get("kind") != "callable" or info.get("methods") is None:
+            continue
+        skip = set(info.get("inherited") or ()) | set(info.get("stubs") or ()) | {"__init__"}
+        helpers = dict((info.get("statics") or {}).items())
+        if not info.get("init_required"):
+            helpers.update({m: p for m, p in info["methods"].items() if role(m, p) is None})
+        helpers = {f"{cls}.{m}": p for m, p in helpers.items() if m not in skip and f"{cls}.{m}" not in taken}
+        if helpers:
+            out[cls] = helpers
+    return out
 
 
 def fits(params, required, exercise):
@@ -159,7 +184,8 @@ def find_by_behaviour(sandbox, defined, taken, have):
     has graded), the learner function that behaves most like it. A function is given to one
     exercise at most."""
     finding = Finding()
-    functions = candidates(defined, taken)
+    find_class_helpers(sandbox, defined, taken, finding)
+    functions = {name: c for name, c in candidates(defined, taken).items() if name not in finding.found}
     have = set(have) | {name for name, later in COVERED_BY.items() if set(later) & set(have)}
     scores = []
     for learner, (params, required) in functions.items():
@@ -178,6 +204,41 @@ def find_by_behaviour(sandbox, defined, taken, have):
     if "train" not in finding.found.values():  # a shared trainer beside the classes' own train methods too
         find_over_ids(sandbox, functions, finding)
     return finding
+
+
+def find_class_helpers(sandbox, defined, taken, finding):
+    """Each class's own get_stats and merge, whatever the module defines beside it: the helper of
+    the class that behaves most like each (a static method called as it is, a method on a fresh
+    instance)."""
+    for cls, helpers in class_helpers(defined, taken).items():
+        statics = defined[cls].get("statics") or {}
+        scores = []
+        for learner, params in helpers.items():
+            method = learner.partition(".")[2]
+            caller = SandboxCaller(sandbox, learner, 0) if method in statics else MethodCaller(sandbox, learner, 0)
+            for exercise in CLASS_HELPERS:
+                if not fits(params, None, exercise):
+                    continue
+                def call(args, caller=caller):
+                    caller.deadline = time.monotonic() + PROBE_SECONDS
+                    return caller.call(args)
+                tried = probe(call, learner, exercise)
+                if tried.behaves():
+                    scores.append(tried)
+        for tried in sorted(scores, key=lambda t: t.score(), reverse=True):
+            if tried.learner not in finding.found and tried.exercise not in \
+                    {e for name, e in finding.found.items() if name.startswith(cls + ".")}:
+                finding.found[tried.learner] = tried.exercise
+                if tried.learner.partition(".")[2] not in statics:
+                    finding.methods.add(tried.learner)
+
+
+class MethodCaller(SandboxCaller):
+    """A class's helper method ('Cls.method'), called on a fresh instance made with no arguments."""
+
+    def call(self, args, rule=None, twice=False):
+        cls, _, method = self.name.partition(".")
+        return object_call(self.sandbox, cls, self.deadline, rule, call=[method, wired(list(args))])
 
 
 def find_over_ids(sandbox, functions, finding):

@@ -155,8 +155,9 @@ def definition(info):
             out[field] = text(info[field], field)
     if "names" in info:
         out["names"] = texts(info["names"], "names", 256)
-    if "stubs" in info:
-        out["stubs"] = texts(info["stubs"], "stubs", 256)
+    for field in ("stubs", "inherited"):  # inherited: methods a class has from a base class
+        if field in info:
+            out[field] = texts(info[field], field, 256)
     for field in ("methods", "statics"):  # statics: a class's static methods, probed like functions
         if field in info:
             methods = info[field]
