@@ -72,7 +72,8 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
         exercise = "encode_ordinary" if splits else "encode"
         mappings.append(Mapping(f"{cls}.{ordinary[0]}", exercise,
                                 f"{set_words(attrs, 'merges')}, then .{ordinary[0]}(text)" + told,
-                                minbpe_encode(cls, ordinary[0], regex_style, attrs, sized), pattern=pattern))
+                                minbpe_encode(cls, ordinary[0], regex_style, attrs, sized), pattern=pattern,
+                                refuses_specials=ordinary[0] == roles.get("encode", ("",))[0] and takes_allowed(ordinary[1])))
     for method, _ in extra:  # a chunk's encoder (encode_chunk) is the plain encode on its one chunk
         one_chunk = any(w in method.lower() for w in ("chunk", "piece", "bytes", "word"))
         exercise = "encode_ordinary" if splits and not one_chunk else "encode"
