@@ -271,7 +271,12 @@ class Worker:
 
         request: {"cls", "init": args, "set": {attr: value}, "steps": [[method, args], ...],
         "call": [method, args], "read": attr to return instead of the result (minbpe's train),
-        "iterate": feed the first argument as an iterator and list the result (encode_iterable)}."""
+        "iterate": feed the first argument as an iterator and list the result (encode_iterable),
+        "file": the first init argument is a text to hand over as a file's path (a trainer class
+        made with CS336's input_path)}."""
+        if request.get("file"):
+            return self.in_file(request, lambda path: self.on_object(
+                {**request, "file": False, "init": wire.to_wire([path, *wire.from_wire(request["init"])[1:]])}))
         cls, refusal = self.function(request["cls"])
         if refusal:
             return refusal
@@ -305,12 +310,17 @@ class Worker:
     def with_file(self, request):
         """A function that reads its text from a file (CS336's train_bpe(input_path, ...)): the
         text is written to a private file and its path passed instead."""
-        import tempfile
         args = wire.from_wire(request["args"])
+        return self.in_file({"text": args[0]}, lambda path: self.call({**request, "args": wire.to_wire([path, *args[1:]])}))
+
+    def in_file(self, request, run):
+        """run(path) with the text (request's "text", else its first init argument) in a private file."""
+        import tempfile
+        text = request["text"] if "text" in request else wire.from_wire(request["init"])[0]
         with tempfile.NamedTemporaryFile("w", encoding="utf-8", newline="", suffix=".txt", delete=False) as f:
-            f.write(args[0])
+            f.write(text)
         try:
-            return self.call({**request, "args": wire.to_wire([f.name, *args[1:]])})
+            return run(f.name)
         finally:
             os.unlink(f.name)
 

@@ -14,7 +14,7 @@ import regex
 
 from .built_in_split import split_finder
 from .registering import chosen, register_finder
-from .cs336_style import cs336_class, train_bpe_mapping
+from .cs336_style import cs336_class, train_bpe_mapping, trainer_class_mapping
 from .engine import Result, run_exercise
 from .exercises import REGISTRY
 from .exercises.common import Mismatch, Raised
@@ -25,6 +25,7 @@ from ...core.patterns import GPT4_SPLIT_PATTERN
 from .shapes import Malformed
 
 SIZE_WORDS = ("size", "vocab", "merges", "num")  # what a trainer's size parameter is called
+TRAINER_NAMES = ("train", "fit", "learn", "run")  # a trainer class's method that learns, taking no argument
 
 
 # ---------------------------------------------------------------------------- finding the shapes
@@ -112,7 +113,7 @@ def find_mappings(defined, probe, split=None, keeps=None):
             init_args = [GPT4_SPLIT_PATTERN] if takes_pattern(init) else [260] if takes_size(init) else []
             roles["register"] = chosen([(m, p) for m, p in methods.items() if role(m, p) == "register"],
                                        lambda method, cls=cls, init_args=init_args: keeps(cls, method, init_args))
-        if required >= 2 and "encode" in roles and ("decode" in roles or "encode_iterable" in roles):
+        if (required >= 2 or takes_tables(init)) and "encode" in roles and ("decode" in roles or "encode_iterable" in roles):
             found += cs336_class(cls, roles, init)  # CS336: Tokenizer(vocab, merges, special_tokens=None)
         elif required <= int(takes_pattern(init)) and ("train" in roles or {"encode", "decode"} <= set(roles)):
             found += minbpe_class(cls, roles, init, probe, regex_style=takes_pattern(init), extra=extra, split=split)
@@ -124,12 +125,37 @@ def find_mappings(defined, probe, split=None, keeps=None):
             if "train" in roles or {"encode", "decode"} <= set(roles):
                 found += minbpe_class(cls, roles, init, probe, regex_style=False, extra=extra, sized=True,
                                       split=split)
-    for name, info in defined.items():
-        names = [n.lower() for n in info.get("names") or []]
-        if info.get("kind") == "callable" and len(names) >= 2 and names_a_path(names[0]) \
-                and any(w in names[1] for w in ("vocab", "merges")) and not names_a_path(names[1]):
-            found.append(train_bpe_mapping(name, names))  # (input_path, vocab_size, ...), not (path, merges_path)
+    for cls, (methods, _) in tokenizer_classes(defined).items():
+        init = methods.get("__init__", [])
+        runs = next((m for m, p in methods.items() if not p and m.lower().startswith(TRAINER_NAMES)), None)
+        if runs and len(init) >= 2 and names_a_path(init[0].lower()) and "vocab" in init[1].lower():
+            found.append(trainer_class_mapping(cls, runs, init))
+    for name, names in trainer_functions(defined):
+        found.append(train_bpe_mapping(name, names))
     return found
+
+
+def trainer_functions(defined):
+    """[(name, parameter names)] of the functions and static methods ('Cls.train_bpe') shaped as
+    CS336's train_bpe(input_path, vocab_size, ...): not (path, merges_path), which loads."""
+    out = []
+    for name, info in defined.items():
+        if info.get("kind") != "callable":
+            continue
+        shapes = [(name, info.get("names") or [])] + [(f"{name}.{m}", p) for m, p in (info.get("statics") or {}).items()
+                                                      if m not in (info.get("inherited") or ())]
+        for learner, params in shapes:
+            names = [n.lower() for n in params]
+            if len(names) >= 2 and names_a_path(names[0]) and any(w in names[1] for w in ("vocab", "merges")) \
+                    and not names_a_path(names[1]):
+                out.append((learner, names))
+    return out
+
+
+def takes_tables(init):
+    """Whether a constructor takes a vocab and merges first, defaults or not: CS336's
+    Tokenizer(vocab=None, merges=None, special_tokens=None) is still CS336's layout."""
+    return len(init) >= 2 and "vocab" in init[0].lower() and "merge" in init[1].lower()
 
 
 def names_a_path(name):

@@ -114,10 +114,46 @@ def train_bpe_mapping(name, params):
                    pattern=GPT2_SPLIT_PATTERN)
 
 
+def trainer_class_mapping(cls, method, init):
+    """A trainer class made as CS336's train_bpe is called, Cls(input_path, vocab_size,
+    special_tokens), whose method (train(), run()) learns what it then keeps: the vocab {id: bytes}
+    and the merges [(bytes, bytes)] are read from its attributes, whatever their names."""
+    takes_specials = len(init) >= 3 and "special" in init[2].lower()
+
+    def call(sandbox, args, deadline, rule):
+        text, vocab_size, _ = args
+        specials = [] if CS336_SPECIAL in text or not takes_specials else [CS336_SPECIAL]
+        given = [text, vocab_size + len(specials)] + ([specials] if takes_specials else [])
+        reply = object_call(sandbox, cls, deadline, rule, init=wired(given), call=[method, wired([])],
+                            read="*", file=True)
+        if reply.kind == "ok":
+            reply.value = merges_from_bytes(kept_tables(reply.value), specials)
+        return reply
+    words = f"{cls}(a file holding the text, vocab_size + 1, [{CS336_SPECIAL!r}]).{method}(), then the vocab " \
+            "and merges it keeps" if takes_specials else f"{cls}(a file holding the text, vocab_size).{method}()"
+    return Mapping(f"{cls}.{method}", "train_regex", words, call, pattern=GPT2_SPLIT_PATTERN)
+
+
+def kept_tables(attributes):
+    """(vocab, merges) from a trained object's attributes: the dict {id: bytes} and the list of
+    (bytes, bytes) pairs it holds; None for one it does not hold."""
+    if not isinstance(attributes, dict):
+        return None
+    vocab = next((v for v in attributes.values() if isinstance(v, dict) and v
+                  and all(isinstance(k, int) and isinstance(t, bytes) for k, t in v.items())), None)
+    lists = [(bool(v), "merge" in name.lower(), v) for name, v in attributes.items() if isinstance(v, list)
+             and all(isinstance(p, tuple) and len(p) == 2 and all(isinstance(b, bytes) for b in p) for p in v)]
+    merges = max(lists, key=lambda found: found[:2])[2] if lists else None  # filled, then named so
+    return (vocab, merges) if vocab is not None and merges is not None else \
+        Malformed("after training, no attribute holds a vocab {id: bytes} and merges [(bytes, bytes)]")
+
+
 def merges_from_bytes(value, specials=()):
     """CS336's (vocab, merges) in the course's form {(id, id): new_id}, ranked by list order; or
     Malformed saying what is wrong with it. The vocab is judged as the set of its byte strings: the
     256 bytes, one per merge, and the special tokens, under any ids."""
+    if isinstance(value, Malformed):
+        return value
     if not (isinstance(value, tuple) and len(value) == 2):
         return Malformed(f"should return (vocab, merges), not {type(value).__name__}")
     vocab, merges = value
