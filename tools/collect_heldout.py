@@ -2,6 +2,8 @@
 
     python tools/collect_heldout.py --mirrors /work/.mirror           from local git mirrors
     python tools/collect_heldout.py --clone CACHE_DIR                  git clone what is missing into CACHE_DIR
+    python tools/collect_heldout.py --manifest tests/data/heldout-b/manifest.json --out heldout-b --mirrors DIR
+                                                                      the second held-out set, the same way
     python tools/collect_heldout.py --manifest tests/data/tuning/manifest.json --out tuning --mirrors DIR
                                                                       the public tuning set, the same way
 
