@@ -113,7 +113,8 @@ def find_mappings(defined, probe, split=None, keeps=None):
             init_args = [GPT4_SPLIT_PATTERN] if takes_pattern(init) else [260] if takes_size(init) else []
             roles["register"] = chosen([(m, p) for m, p in methods.items() if role(m, p) == "register"],
                                        lambda method, cls=cls, init_args=init_args: keeps(cls, method, init_args))
-        if (required >= 2 or takes_tables(init)) and "encode" in roles and ("decode" in roles or "encode_iterable" in roles):
+        if (required >= 2 or (takes_tables(init) and "train" not in roles)) and "encode" in roles \
+                and ("decode" in roles or "encode_iterable" in roles):
             found += cs336_class(cls, roles, init)  # CS336: Tokenizer(vocab, merges, special_tokens=None)
         elif required <= int(takes_pattern(init)) and ("train" in roles or {"encode", "decode"} <= set(roles)):
             found += minbpe_class(cls, roles, init, probe, regex_style=takes_pattern(init), extra=extra, split=split)
@@ -154,7 +155,8 @@ def trainer_functions(defined):
 
 def takes_tables(init):
     """Whether a constructor takes a vocab and merges first, defaults or not: CS336's
-    Tokenizer(vocab=None, merges=None, special_tokens=None) is still CS336's layout."""
+    Tokenizer(vocab=None, merges=None, special_tokens=None) is still CS336's layout (when the
+    class does not train: a minbpe class may take its tables back the same way)."""
     return len(init) >= 2 and "vocab" in init[0].lower() and "merge" in init[1].lower()
 
 
