@@ -11,6 +11,7 @@ from .judge import exercises
 from .inside.calling import OUTPUT_LIMIT
 from .judge.behaviour import MethodCaller, find_by_behaviour
 from .judge.classes import grade_classes
+from .judge.diagnosis import not_byte_level
 from .judge.display import call_text, show
 from .judge.engine import Result, run_exercise
 from .judge.module_style import ModuleStyle
@@ -109,7 +110,12 @@ def grade_loaded(sandbox, cells, metadata, loaded, timeout, notes=None):
     if style is not None and metadata.get("drill"):
         style = style.for_drill()
     results = {}
+    word_level = style is not None and not_byte_level({"merges": style.merges})
+    if word_level and notes is not None:  # merges of strings: a word-level BPE, no byte-level exercise
+        notes.append(f"merges and what reads it (encode, decode of one argument): not graded, {word_level}")
     for name in graded_names(cells, metadata, defined):
+        if word_level and name in ("encode", "decode") and defined.get(name, {}).get("params") == 1:
+            continue
         if not loaded:
             results[name] = Result(name, "error", f"could not load the submission: {sandbox.load_failure}")
         elif exercises.REGISTRY[name].uses:
@@ -120,7 +126,7 @@ def grade_loaded(sandbox, cells, metadata, loaded, timeout, notes=None):
             results[name] = never_defined(name, cells[written[name]]["name"], sandbox.cell_reports.get(written[name]))
         else:
             results[name] = Result(name, "missing", "not defined")
-    if style is not None and "merges" in defined and defined["merges"]["kind"] == "value":
+    if style is not None and not word_level and "merges" in defined and defined["merges"]["kind"] == "value":
         results.update({r.name: r for r in style.value_results()})
     if loaded:
         results.update({r.name: r for r in ModuleStyle.missing(metadata.get("exercises", []), results)})

@@ -296,8 +296,9 @@ def bytes_reordered(vocab):
 
 
 def _same_kind(expected, got):
+    """Whether an answer has the expected answer's type (a list of ids, not of symbol tuples)."""
     if isinstance(expected, (list, tuple)) and isinstance(got, (list, tuple)):
-        return True
+        return not (expected and got) or type(got[0]) is type(expected[0])
     return expected is not None and type(got) is type(expected)
 
 
