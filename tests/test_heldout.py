@@ -143,12 +143,13 @@ def test_a_folder_without_expectations_is_scored_by_the_manifest_naming_its_file
     assert heldout.read_truth(tmp_path)[0] == heldout.MANIFEST
 
 
-def test_the_tuning_set_shares_no_repository_with_the_held_out_set_and_has_its_fields():
+def test_the_tuning_set_shares_no_repository_with_the_held_out_sets_and_has_its_fields():
     def files(name):
         with open(heldout.DATA / name / "manifest.json", encoding="utf-8") as f:
             return json.load(f)["files"]
-    tuning, held = files("tuning"), files("heldout")
-    assert not {e["repo"] for e in tuning.values()} & {e["repo"] for e in held.values()}
-    for entry in tuning.values():
+    tuning, held, held_b = files("tuning"), files("heldout"), files("heldout-b")
+    repos = [{e["repo"] for e in entries.values()} for entries in (tuning, held, held_b)]
+    assert not repos[0] & repos[1] and not repos[0] & repos[2] and not repos[1] & repos[2]
+    for entry in [*tuning.values(), *held_b.values()]:
         assert {"repo", "commit", "paths", "kind", "edits", "passed", "pass", "notpass", "why", "hint_names"} <= set(entry)
         assert set(entry["why"]) <= set(entry["notpass"]) and set(entry["pass"]).isdisjoint(entry["notpass"])
