@@ -9,6 +9,7 @@ with what was tried.
 """
 
 import copy
+import functools
 import time
 from dataclasses import dataclass, field
 
@@ -88,7 +89,7 @@ class Finding:
     found: dict = field(default_factory=dict)
     tried: dict = field(default_factory=dict)  # exercise -> [Tried]
     methods: set = field(default_factory=set)  # 'Cls.method' found: a helper called on a fresh instance (MethodCaller)
-    over_ids: dict = field(default_factory=dict)  # learner name -> caller -> its layout's caller (variants.OverIds, FlatIds)
+    over_ids: dict = field(default_factory=dict)  # learner name -> its layout: caller -> caller (variants.OverIds, FlatIds)
 
     def notes(self):
         """One line per exercise looked for among named candidates and not found."""
@@ -214,14 +215,12 @@ def find_class_helpers(sandbox, defined, taken, finding):
         statics = defined[cls].get("statics") or {}
         scores = []
         for learner, params in helpers.items():
-            method = learner.partition(".")[2]
-            caller = SandboxCaller(sandbox, learner, 0) if method in statics else MethodCaller(sandbox, learner, 0)
+            kind = SandboxCaller if learner.partition(".")[2] in statics else MethodCaller
             for exercise in CLASS_HELPERS:
                 if not fits(params, None, exercise):
                     continue
-                def call(args, caller=caller):
-                    caller.deadline = time.monotonic() + PROBE_SECONDS
-                    return caller.call(args)
+                def call(args, kind=kind, learner=learner):
+                    return kind(sandbox, learner, time.monotonic() + PROBE_SECONDS).call(args)
                 tried = probe(call, learner, exercise)
                 if tried.behaves():
                     scores.append(tried)
@@ -251,8 +250,8 @@ def find_over_ids(sandbox, functions, finding):
             continue
         named = any(w in learner.rpartition(".")[2].lower() for w in TRAINER_WORDS) \
             or any(w in params[1].lower() for w in ("merge", "num"))
-        layouts = ((lambda c: OverIds(c), "train_regex", (GPT4_SPLIT_PATTERN,)),
-                   (lambda c, size=params[1]: FlatIds(c, size), "train", ()))
+        layouts = ((OverIds, "train_regex", (GPT4_SPLIT_PATTERN,)),
+                   (functools.partial(FlatIds, size_param=params[1]), "train", ()))
         for layout, exercise, rest in layouts:
             caller, ex = layout(_Direct(sandbox, learner)), REGISTRY[exercise]
             right = shaped = 0

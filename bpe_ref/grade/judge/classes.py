@@ -105,8 +105,8 @@ def find_mappings(defined, probe, split=None, keeps=None):
     trains a minbpe-style class once and returns its attributes (or None); `split` tells the split
     a class whose constructor takes no pattern has built in (built_in_split.split_finder); `keeps`
     which of several register methods keeps the ids given (registering.register_finder)."""
-    found = []
-    for cls, (methods, required) in tokenizer_classes(defined).items():
+    found, classes = [], tokenizer_classes(defined)
+    for cls, (methods, required) in classes.items():
         init = methods.get("__init__", [])
         roles, extra = class_roles(methods)
         if keeps is not None and "register" in roles:
@@ -126,7 +126,7 @@ def find_mappings(defined, probe, split=None, keeps=None):
             if "train" in roles or {"encode", "decode"} <= set(roles):
                 found += minbpe_class(cls, roles, init, probe, regex_style=False, extra=extra, sized=True,
                                       split=split)
-    for cls, (methods, _) in tokenizer_classes(defined).items():
+    for cls, (methods, _) in classes.items():
         init = methods.get("__init__", [])
         runs = next((m for m, p in methods.items() if not p and m.lower().startswith(TRAINER_NAMES)), None)
         if runs and len(init) >= 2 and names_a_path(init[0].lower()) and "vocab" in init[1].lower():
