@@ -76,7 +76,7 @@ class ModuleStyle:
             text, vocab_size = self.course
             problem = replay([list(text.encode("utf-8"))], self.merges, vocab_size)
             done = f"{len(self.merges)} merges, the drill's training of its text to vocab_size={vocab_size}"
-        elif problem is None and self.text is not None:
+        elif problem is None and self.trained_on_text():
             problem = replay([list(self.text.encode("utf-8"))], self.merges, 256 + len(self.merges))
             done = f"{len(self.merges)} merges, a greedy BPE of `text`"
         else:
@@ -88,6 +88,16 @@ class ModuleStyle:
             vocab_problem = self.vocab_problem()
             results.append(Result("vocab", "fail" if vocab_problem else "pass", vocab_problem or "matches the merges"))
         return results
+
+    def trained_on_text(self):
+        """Whether `merges` can be a training of the module's `text`: its first pair occurs in it
+        (a notebook that trained on another text and later set `text` to a demo's cannot be judged
+        against it: its merges are then judged as well formed)."""
+        if self.text is None or not self.merges:
+            return self.text is not None
+        first = next(iter(self.merges))
+        ids = list(self.text.encode("utf-8"))
+        return first in set(zip(ids, ids[1:]))
 
     @staticmethod
     def missing(listed, results):
