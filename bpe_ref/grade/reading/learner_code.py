@@ -31,7 +31,7 @@ from ..similarity.fingerprint import normalize_tree
 from ..similarity.hiding import hides, might_hide
 from . import course_copy
 from .course_copy import given_names
-from .bounded import load_json, parse_python
+from .bounded import TOO_BIG, TOO_DEEP, load_json, parse_python
 from .source import ipython_to_python
 
 MAX_BYTES = 20 * 1024 * 1024  # a notebook full of pictures is a few MB; anything bigger is not code
@@ -286,10 +286,10 @@ def too_deep(source):
     if sum(source.count(c) for c in "([{+-*~") + source.count("not ") < 500:
         return False
     try:
-        ast.parse(source)
-    except (RecursionError, MemoryError):
-        return True
-    except (SyntaxError, ValueError):
+        parse_python(source)
+    except SyntaxError as e:
+        return e.msg in (TOO_DEEP, TOO_BIG)
+    except ValueError:
         return False
     return False
 
