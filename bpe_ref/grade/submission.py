@@ -91,6 +91,23 @@ def graded_names(cells, course, defined):
                                   and not is_demo_value(name, defined))]
 
 
+def other_shape(name, defined, course):
+    """Why a function under an exercise's name is not that exercise (None when it may be): in a
+    file the course did not hand out, one whose parameters cannot take the exercise's arguments
+    (CS336's merge(counts, pairs, ...) over word counts) does another job under the same name."""
+    info = defined.get(name) or {}
+    listed = set(course.get("exercises", [])) | set(exercises.workbook_exercises(str(course.get("workbook"))))
+    names, required = info.get("names"), info.get("params")
+    if name in listed or info.get("kind") != "callable" or names is None or required is None \
+            or exercises.REGISTRY[name].uses or name in ("encode", "decode") or names[:1] == ["self"]:
+        return None  # a method put at module level (merge = Tokenizer.merge) is the learner's slip
+    wanted = len(exercises.REGISTRY[name].cases()[0])
+    if required <= wanted <= len(names):
+        return None
+    return (f"{name}({', '.join(names)}) is not graded as the course's {exercises.REGISTRY[name].signature}: "
+            f"its parameters take other arguments")
+
+
 def is_demo_value(name, defined):
     """A plain value under an exercise's name (split_text = re.split(...) in a demo cell) is not
     the learner's try at that exercise, unless the workbook asks for it by that name."""
@@ -115,6 +132,11 @@ def grade_loaded(sandbox, cells, metadata, loaded, timeout, notes=None):
         notes.append(f"merges and what reads it (encode, decode of one argument): not graded, {word_level}")
     for name in graded_names(cells, metadata, defined):
         if word_level and name in ("encode", "decode") and defined.get(name, {}).get("params") == 1:
+            continue
+        other = other_shape(name, defined, metadata)
+        if other:
+            if notes is not None:
+                notes.append(other)
             continue
         if not loaded:
             results[name] = Result(name, "error", f"could not load the submission: {sandbox.load_failure}")
@@ -157,7 +179,7 @@ def grade_by_behaviour(sandbox, results, given, timeout, notes):
         ex = dataclasses.replace(exercises.REGISTRY[exercise], name=learner)
         kind = MethodCaller if learner in finding.methods else SandboxCaller
         caller = kind(sandbox, learner, exercise_deadline(timeout))
-        layout = finding.over_ids.get(learner)  # a trainer over ids: variants.OverIds or FlatIds
+        layout = finding.layouts.get(learner)  # a trainer's layout: variants.OverIds, FlatIds, ReturnsMerges
         caller = layout(caller) if layout else caller
         result = run_exercise(ex, caller, timeout)
         result.detail["exercise"] = (f"graded as the course's {exercise} (workbook {ex.workbook}): "

@@ -17,7 +17,7 @@ from .exercises import REGISTRY
 from .exercises.common import Raised
 from .classes import role
 from .shapes import object_call, wired
-from .variants import OVER_IDS_PROBES, TRAINER_WORDS, FlatIds, OverIds
+from .variants import OVER_IDS_PROBES, TRAINER_WORDS, FlatIds, OverIds, ReturnsMerges
 from ..walls.sandbox import SandboxCaller
 from ...core.patterns import GPT4_SPLIT_PATTERN
 
@@ -56,6 +56,7 @@ class Tried:
     timed_out: bool = False
     reordered: int = 0  # vocabs whose ids 0-255 are the 256 bytes in another order
     names_other_order: bool = False  # its name says so (build_shuffled_vocab)
+    layout: object = None  # how its answers were read, when not as they are (variants.ReturnsMerges)
 
     def behaves(self):
         """Right on at least half the probes that tell (and two), or named for it and answering in
@@ -66,9 +67,13 @@ class Tried:
             return False
         if self.calls and self.idle == self.calls:
             return False
-        if self.telling and self.right >= max(2, (self.telling + 1) // 2):
+        if self.right_on_most():
             return True
         return self.named and self.shaped >= max(1, (self.calls + 1) // 2)
+
+    def right_on_most(self):
+        """Right on at least half the probes that tell, and two."""
+        return bool(self.telling) and self.right >= max(2, (self.telling + 1) // 2)
 
     def score(self):
         return (self.right, self.named, self.shaped)
@@ -89,7 +94,7 @@ class Finding:
     found: dict = field(default_factory=dict)
     tried: dict = field(default_factory=dict)  # exercise -> [Tried]
     methods: set = field(default_factory=set)  # 'Cls.method' found: a helper called on a fresh instance (MethodCaller)
-    over_ids: dict = field(default_factory=dict)  # learner name -> its layout: caller -> caller (variants.OverIds, FlatIds)
+    layouts: dict = field(default_factory=dict)  # learner name -> its layout: caller -> caller (variants.OverIds, FlatIds, ReturnsMerges)
 
     def notes(self):
         """One line per exercise looked for among named candidates and not found."""
@@ -193,15 +198,19 @@ def find_by_behaviour(sandbox, defined, taken, have):
         for exercise in LOOKED_FOR:
             if exercise in have or not fits(params, required, exercise):
                 continue
-            def call(args, learner=learner):
-                return sandbox.call(learner, args, time.monotonic() + PROBE_SECONDS)
-            tried = probe(call, learner, exercise)
+            tried = probe(_Direct(sandbox, learner).call, learner, exercise)
+            if exercise == "train" and not tried.behaves():  # its merges inside what it returns
+                read = probe(ReturnsMerges(_Direct(sandbox, learner)).call, learner, exercise)
+                if read.right_on_most():
+                    tried, read.layout = read, ReturnsMerges
             finding.tried.setdefault(exercise, []).append(tried)
             if tried.behaves():
                 scores.append(tried)
     for tried in sorted(scores, key=lambda t: t.score(), reverse=True):
         if tried.learner not in finding.found and tried.exercise not in finding.found.values():
             finding.found[tried.learner] = tried.exercise
+            if tried.layout:
+                finding.layouts[tried.learner] = tried.layout
     if "train" not in finding.found.values():  # a shared trainer beside the classes' own train methods too
         find_over_ids(sandbox, functions, finding)
     return finding
@@ -217,7 +226,7 @@ def find_class_helpers(sandbox, defined, taken, finding):
         for learner, params in helpers.items():
             kind = SandboxCaller if learner.partition(".")[2] in statics else MethodCaller
             for exercise in CLASS_HELPERS:
-                if not fits(params, None, exercise):
+                if not fits(params, 0, exercise):  # more parameters may have defaults: a call tells
                     continue
                 def call(args, kind=kind, learner=learner):
                     return kind(sandbox, learner, time.monotonic() + PROBE_SECONDS).call(args)
@@ -233,11 +242,16 @@ def find_class_helpers(sandbox, defined, taken, finding):
 
 
 class MethodCaller(SandboxCaller):
-    """A class's helper method ('Cls.method'), called on a fresh instance made with no arguments."""
+    """A class's helper method ('Cls.method'), called on a fresh instance made with no arguments;
+    when making one fails (a constructor that loads a file), on no instance at all (self=None),
+    as a helper that never reads self can be."""
 
     def call(self, args, rule=None, twice=False):
         cls, _, method = self.name.partition(".")
-        return object_call(self.sandbox, cls, self.deadline, rule, call=[method, wired(list(args))])
+        reply = object_call(self.sandbox, cls, self.deadline, rule, call=[method, wired(list(args))])
+        if reply.kind == "raised" and reply.info.get("step") == "init":
+            reply = self.sandbox.call(self.name, [None, *args], self.deadline, rule)
+        return reply
 
 
 def find_over_ids(sandbox, functions, finding):
@@ -264,7 +278,7 @@ def find_over_ids(sandbox, functions, finding):
                 shaped += reply.kind == "ok" and isinstance(reply.value, dict)
             if right == len(OVER_IDS_PROBES) or (named and right >= 1 and shaped == len(OVER_IDS_PROBES)):
                 finding.found[learner] = exercise
-                finding.over_ids[learner] = layout
+                finding.layouts[learner] = layout
                 return
 
 

@@ -116,9 +116,10 @@ def find_mappings(defined, probe, split=None, keeps=None):
         if (required >= 2 or (takes_tables(init) and "train" not in roles)) and "encode" in roles \
                 and ("decode" in roles or "encode_iterable" in roles):
             found += cs336_class(cls, roles, init)  # CS336: Tokenizer(vocab, merges, special_tokens=None)
-        elif required <= int(takes_pattern(init)) and ("train" in roles or {"encode", "decode"} <= set(roles)):
+        elif required <= int(takes_pattern(init)) and ("train" in roles or {"encode", "decode"} <= set(roles)) \
+                and not sized_trainer(methods, roles, init):
             found += minbpe_class(cls, roles, init, probe, regex_style=takes_pattern(init), extra=extra, split=split)
-        elif required == 1 and takes_size(init):  # BasicTokenizer(vocab_size).train(text)
+        elif required <= 1 and takes_size(init):  # BasicTokenizer(vocab_size).train(text)
             roles.setdefault("train", next(((m, p) for m, p in methods.items()
                                             if m.lower().startswith(("train", "fit", "learn")) and len(p) >= 1), None))
             if roles["train"] is None:
@@ -151,6 +152,13 @@ def trainer_functions(defined):
                     and not names_a_path(names[1]):
                 out.append((learner, names))
     return out
+
+
+def sized_trainer(methods, roles, init):
+    """Whether a class takes its vocab size from its constructor (BasicTokenizer(vocab_size=276))
+    and trains with train(text) alone: no method takes a size beside the text."""
+    return takes_size(init) and "train" not in roles and any(
+        m.lower().startswith(("train", "fit", "learn")) and len(p) >= 1 for m, p in methods.items())
 
 
 def takes_tables(init):

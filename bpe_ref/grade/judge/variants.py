@@ -93,13 +93,50 @@ TRAINER_WORDS = ("train", "fit", "learn", "merge")  # a trainer over ids is ofte
 
 
 def merges_in(value):
-    """The merges dict a trainer returned: itself, or the pair dict of a (merges, vocab) pair."""
-    if isinstance(value, (tuple, list)) and len(value) == 2:
+    """The merges dict a trainer returned: itself; the pair dict of a (merges, vocab) pair (or of
+    a triple, the ids beside them); or the same read from a list of pairs in merge order, alone
+    or beside a vocab ([(a, b), ...] -> {(a, b): 256, ...})."""
+    if in_order(value):
+        return {tuple(pair): 256 + rank for rank, pair in enumerate(value)}
+    if isinstance(value, (tuple, list)) and len(value) in (2, 3):
         pairs = [v for v in value if is_pair_dict(v)]
+        ordered = [v for v in value if in_order(v)]
         empty = [v for v in value if isinstance(v, dict) and not v]  # no merges made: {} beside a vocab
-        if len(pairs) == 1 or (not pairs and len(empty) == 1):
+        if len(pairs) == 1 or (not pairs and not ordered and len(empty) == 1):
             return (pairs or empty)[0]
+        if not pairs and len(ordered) == 1:
+            return merges_in(ordered[0])
+        if not pairs and not ordered and not empty and sum(isinstance(v, list) and not v for v in value) == 1:
+            return {}  # no merges made: [] beside a vocab
     return value
+
+
+def in_order(value):
+    """Whether `value` is a non-empty list of (id, id) pairs: merges in the order they were made."""
+    return isinstance(value, list) and bool(value) and all(
+        isinstance(p, (tuple, list)) and len(p) == 2 and all(type(i) is int for i in p) for p in value)
+
+
+class ReturnsMerges:
+    """A caller for a trainer found by behaviour: the course's arguments as they are, its merges
+    read from what it returns (merges_in: a (merges, vocab) pair, pairs in order)."""
+
+    how = "it behaves like it on the probes (its merges read from what it returns)"
+
+    def __init__(self, caller):
+        self.caller = caller
+
+    def call(self, args, rule=None):
+        reply = self.caller.call(args, rule)
+        if reply.kind == "ok":
+            reply.value = merges_in(reply.value)
+        return reply
+
+    def by_hand(self, rule):
+        return self.caller.by_hand(rule)
+
+    def measure(self, text, vocab_size):
+        return self.caller.measure(text, vocab_size)
 
 
 class OverIds:
