@@ -5,7 +5,8 @@ GPT-4's pattern in __init__ (or splits inside train and encode), and then it is 
 exercise, graded against that pattern. Its train is run once, and its encode once, on a text
 where no split, GPT-4's and GPT-2's pattern each give a different answer; the one its answers
 agree with is its split. When neither answer tells (both crash, or both are wrong), the class's
-name breaks the tie: a class named for regex gets minbpe's default, GPT-4's pattern.
+name breaks the tie: a class named for regex gets minbpe's default, GPT-4's pattern; so does one
+named for regex whose answers show no split (an unfinished copy of the basic tokenizer).
 """
 
 from .exercises import REGISTRY
@@ -52,6 +53,9 @@ def choose(cls, trained, encoded):
     """(pattern, how): the split the answers tell (training first: a regex trainer beside a basic
     encode is a regex class whose encode is wrong), else the name's tie-break; NO_SPLIT for none."""
     for method, pattern in (("train", trained), ("encode", encoded)):
+        if pattern == NO_SPLIT and "regex" in cls.lower():
+            return GPT4_SPLIT_PATTERN, (f"its {method} does not split the text, but its name says regex: "
+                                        "GPT-4's pattern, minbpe's default")
         if pattern is not None:
             return pattern, f"its {method} splits the text as {CANDIDATES[pattern]} does"
     if "regex" in cls.lower():
