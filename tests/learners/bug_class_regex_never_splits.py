@@ -4,6 +4,8 @@ chunks GPT-4's pattern would make. Named for regex, it is graded against minbpe'
 and both fail.
 
 expect: RegexTokenizer.train fail, RegexTokenizer.encode fail, RegexTokenizer.decode pass, RegexTokenizer.join pass
+cause: RegexTokenizer.train across_chunks
+cause: RegexTokenizer.encode across_chunks
 shows: RegexTokenizer.encode a merge never crosses a chunk
 """
 
