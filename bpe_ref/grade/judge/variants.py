@@ -37,24 +37,30 @@ def takes_merges(exercise, params):
     return exercise == "decode" and len(params) >= 2 and any(w in params[1].lower() for w in MERGES_WORDS)
 
 
-class MergesForVocab:
-    """A caller for decode(ids, merges): the course's (ids, vocab) go in as (ids, merges)."""
-
-    how = "decode(ids, merges): handed the merges that build the vocab, since it builds its own"
+class Layout:
+    """A caller around the engine's caller that hands a signature variant the course's arguments
+    in its own terms (call); the by-hand watch and the work count go to the learner's function as
+    they are."""
 
     def __init__(self, caller):
         self.caller = caller
-
-    def call(self, args, rule=None):
-        ids, vocab = args
-        merges = merges_from_vocab(vocab) if isinstance(vocab, dict) else None
-        return self.caller.call((ids, vocab if merges is None else merges), rule)
 
     def by_hand(self, rule):
         return self.caller.by_hand(rule)
 
     def measure(self, text, vocab_size):
         return self.caller.measure(text, vocab_size)
+
+
+class MergesForVocab(Layout):
+    """A caller for decode(ids, merges): the course's (ids, vocab) go in as (ids, merges)."""
+
+    how = "decode(ids, merges): handed the merges that build the vocab, since it builds its own"
+
+    def call(self, args, rule=None):
+        ids, vocab = args
+        merges = merges_from_vocab(vocab) if isinstance(vocab, dict) else None
+        return self.caller.call((ids, vocab if merges is None else merges), rule)
 
 
 TABLE_WORDS = ("merge", "vocab", "rank", "table")  # a parameter so named takes the trained tables
@@ -67,23 +73,14 @@ def tables_first(exercise, params):
         and any(w in params[0].lower() for w in TABLE_WORDS) and not any(w in params[1].lower() for w in TABLE_WORDS)
 
 
-class TablesFirst:
+class TablesFirst(Layout):
     """A caller for encode(merges, text) or decode(vocab, ids): the course's two arguments go in
     the other way round, as the learner's parameters ask."""
 
     how = "the same two arguments, table first, as its parameters ask"
 
-    def __init__(self, caller):
-        self.caller = caller
-
     def call(self, args, rule=None, **how):
         return self.caller.call((args[1], args[0]), rule, **how)
-
-    def by_hand(self, rule):
-        return self.caller.by_hand(rule)
-
-    def measure(self, text, vocab_size):
-        return self.caller.measure(text, vocab_size)
 
 
 # texts with pairs to spare under their pattern, so that finding a trainer over ids is not
@@ -117,14 +114,11 @@ def in_order(value):
         isinstance(p, (tuple, list)) and len(p) == 2 and all(type(i) is int for i in p) for p in value)
 
 
-class ReturnsMerges:
+class ReturnsMerges(Layout):
     """A caller for a trainer found by behaviour: the course's arguments as they are, its merges
     read from what it returns (merges_in: a (merges, vocab) pair, pairs in order)."""
 
     how = "it behaves like it on the probes (its merges read from what it returns)"
-
-    def __init__(self, caller):
-        self.caller = caller
 
     def call(self, args, rule=None):
         reply = self.caller.call(args, rule)
@@ -132,22 +126,13 @@ class ReturnsMerges:
             reply.value = merges_in(reply.value)
         return reply
 
-    def by_hand(self, rule):
-        return self.caller.by_hand(rule)
 
-    def measure(self, text, vocab_size):
-        return self.caller.measure(text, vocab_size)
-
-
-class OverIds:
+class OverIds(Layout):
     """A caller for trainer([ids of each chunk], num_merges): the course's (text, vocab_size, pattern)
     go in as the ids of the text's chunks and vocab_size - 256; the merges come back as they are."""
 
     how = ("trainer(ids of each chunk, num_merges): handed the ids of the text's chunks (the pattern's "
            "split) and vocab_size - 256, the merges read from what it returns")
-
-    def __init__(self, caller):
-        self.caller = caller
 
     def call(self, args, rule=None):
         text, vocab_size, pattern = args
@@ -156,14 +141,8 @@ class OverIds:
             reply.value = merges_in(reply.value)
         return reply
 
-    def by_hand(self, rule):
-        return self.caller.by_hand(rule)
 
-    def measure(self, text, vocab_size):
-        return self.caller.measure(text, vocab_size)
-
-
-class FlatIds:
+class FlatIds(Layout):
     """A caller for trainer(ids, size) over the whole text's bytes, unsplit (a lecture notebook's
     mint(tokens, vocab_size) -> (ids, merges)): the course's train, with the bytes taken for it.
     `size` is vocab_size when the parameter is named for it, else the number of merges."""
@@ -172,7 +151,8 @@ class FlatIds:
            "the merges read from what it returns")
 
     def __init__(self, caller, size_param=""):
-        self.caller, self.takes_vocab_size = caller, "vocab" in size_param.lower()
+        super().__init__(caller)
+        self.takes_vocab_size = "vocab" in size_param.lower()
 
     def call(self, args, rule=None):
         text, vocab_size = args[:2]
@@ -181,9 +161,3 @@ class FlatIds:
         if reply.kind == "ok":
             reply.value = merges_in(reply.value)
         return reply
-
-    def by_hand(self, rule):
-        return self.caller.by_hand(rule)
-
-    def measure(self, text, vocab_size):
-        return self.caller.measure(text, vocab_size)
