@@ -80,7 +80,7 @@ def graded_names(cells, course, defined):
     and those the course's copy of its workbook lists (`course`, from source.read_submission, never
     the submission's own metadata). Names defined only in the course's given cells (ready-made
     helpers such as get_stats in workbook 06) are not the workbook's exercises, unless it lists them."""
-    listed = set(course.get("exercises", [])) | set(exercises.workbook_exercises(str(course.get("workbook"))))
+    listed = listed_exercises(course)
     own = {name for cell in cells for name in names_in(cell["source"]) if name not in cell["given"]}
     given = {name for cell in cells for name in cell["given"]}
     for name, ex in exercises.REGISTRY.items():
@@ -91,14 +91,18 @@ def graded_names(cells, course, defined):
                                   and not is_demo_value(name, defined))]
 
 
+def listed_exercises(course):
+    """The exercises the course's copy of a workbook lists (its metadata's, and the workbook's own)."""
+    return set(course.get("exercises", [])) | set(exercises.workbook_exercises(str(course.get("workbook"))))
+
+
 def other_shape(name, defined, course):
     """Why a function under an exercise's name is not that exercise (None when it may be): in a
     file the course did not hand out, one whose parameters cannot take the exercise's arguments
     (CS336's merge(counts, pairs, ...) over word counts) does another job under the same name."""
     info = defined.get(name) or {}
-    listed = set(course.get("exercises", [])) | set(exercises.workbook_exercises(str(course.get("workbook"))))
     names, required = info.get("names"), info.get("params")
-    if name in listed or info.get("kind") != "callable" or names is None or required is None \
+    if name in listed_exercises(course) or info.get("kind") != "callable" or names is None or required is None \
             or exercises.REGISTRY[name].uses or name in ("encode", "decode") or names[:1] == ["self"]:
         return None  # a method put at module level (merge = Tokenizer.merge) is the learner's slip
     wanted = len(exercises.REGISTRY[name].cases()[0])
@@ -252,15 +256,13 @@ def grade_defined(sandbox, name, info, style, timeout):
             return one_argument_result(sandbox, name, problem, timeout)
         ex = style.exercise(name)
     caller = SandboxCaller(sandbox, name, exercise_deadline(timeout))
-    if takes_merges(name, info.get("names") or []):
-        result = run_exercise(ex, MergesForVocab(caller), timeout)
-        result.detail["exercise"] = f"graded as the course's decode as written: {MergesForVocab.how}"
-        return result
-    if tables_first(name, info.get("names") or []):
-        result = run_exercise(ex, TablesFirst(caller), timeout)
-        result.detail["exercise"] = f"graded as the course's {name} as written: {TablesFirst.how}"
-        return result
-    return run_exercise(ex, caller, timeout)
+    params = info.get("names") or []
+    layout = MergesForVocab if takes_merges(name, params) else TablesFirst if tables_first(name, params) else None
+    if layout is None:
+        return run_exercise(ex, caller, timeout)
+    result = run_exercise(ex, layout(caller), timeout)  # a signature variant, in its own terms
+    result.detail["exercise"] = f"graded as the course's {name} as written: {layout.how}"
+    return result
 
 
 ONE_ARGUMENT_PROBE = {"encode": ("aaabdaaabac",), "decode": ([97, 98, 99],)}

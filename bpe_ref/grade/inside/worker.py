@@ -275,8 +275,9 @@ class Worker:
         "file": the first init argument is a text to hand over as a file's path (a trainer class
         made with CS336's input_path)}."""
         if request.get("file"):
-            return self.in_file(request, lambda path: self.on_object(
-                {**request, "file": False, "init": wire.to_wire([path, *wire.from_wire(request["init"])[1:]])}))
+            init = wire.from_wire(request["init"])
+            return self.in_file(init[0], lambda path: self.on_object(
+                {**request, "file": False, "init": wire.to_wire([path, *init[1:]])}))
         cls, refusal = self.function(request["cls"])
         if refusal:
             return refusal
@@ -311,12 +312,11 @@ class Worker:
         """A function that reads its text from a file (CS336's train_bpe(input_path, ...)): the
         text is written to a private file and its path passed instead."""
         args = wire.from_wire(request["args"])
-        return self.in_file({"text": args[0]}, lambda path: self.call({**request, "args": wire.to_wire([path, *args[1:]])}))
+        return self.in_file(args[0], lambda path: self.call({**request, "args": wire.to_wire([path, *args[1:]])}))
 
-    def in_file(self, request, run):
-        """run(path) with the text (request's "text", else its first init argument) in a private file."""
+    def in_file(self, text, run):
+        """run(path) with `text` in a private file, removed afterwards."""
         import tempfile
-        text = request["text"] if "text" in request else wire.from_wire(request["init"])[0]
         with tempfile.NamedTemporaryFile("w", encoding="utf-8", newline="", suffix=".txt", delete=False) as f:
             f.write(text)
         try:

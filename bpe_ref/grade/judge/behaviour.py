@@ -137,7 +137,7 @@ def class_helpers(defined, taken):
         if info.get("kind") != "callable" or info.get("methods") is None:
             continue
         skip = set(info.get("inherited") or ()) | set(info.get("stubs") or ()) | {"__init__"}
-        helpers = dict((info.get("statics") or {}).items())
+        helpers = dict(info.get("statics") or {})
         if not info.get("init_required"):
             helpers.update({m: p for m, p in info["methods"].items() if role(m, p) is None})
         helpers = {f"{cls}.{m}": p for m, p in helpers.items() if m not in skip and f"{cls}.{m}" not in taken}

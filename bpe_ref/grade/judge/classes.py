@@ -25,7 +25,8 @@ from ...core.patterns import GPT4_SPLIT_PATTERN
 from .shapes import Malformed
 
 SIZE_WORDS = ("size", "vocab", "merges", "num")  # what a trainer's size parameter is called
-TRAINER_NAMES = ("train", "fit", "learn", "run")  # a trainer class's method that learns, taking no argument
+TRAIN_WORDS = ("train", "fit", "learn")  # how a method that trains is named
+TRAINER_NAMES = TRAIN_WORDS + ("run",)  # a trainer class's method that learns, taking no argument
 
 
 # ---------------------------------------------------------------------------- finding the shapes
@@ -52,7 +53,7 @@ def role(method, params):
         return "encode_iterable"
     if "special" in lowered and len(params) >= 1 and "encode" not in lowered:
         return "register"
-    if lowered.startswith(("train", "fit", "learn")) and len(params) >= 2 \
+    if lowered.startswith(TRAIN_WORDS) and len(params) >= 2 \
             and any(w in params[1].lower() for w in SIZE_WORDS):
         return "train"
     if lowered in ("encode", "encode_ordinary", "tokenize") and params:
@@ -120,10 +121,8 @@ def find_mappings(defined, probe, split=None, keeps=None):
                 and not sized_trainer(methods, roles, init):
             found += minbpe_class(cls, roles, init, probe, regex_style=takes_pattern(init), extra=extra, split=split)
         elif required <= 1 and takes_size(init):  # BasicTokenizer(vocab_size).train(text)
-            roles.setdefault("train", next(((m, p) for m, p in methods.items()
-                                            if m.lower().startswith(("train", "fit", "learn")) and len(p) >= 1), None))
-            if roles["train"] is None:
-                del roles["train"]
+            if "train" not in roles and text_only_trainer(methods):
+                roles["train"] = text_only_trainer(methods)
             if "train" in roles or {"encode", "decode"} <= set(roles):
                 found += minbpe_class(cls, roles, init, probe, regex_style=False, extra=extra, sized=True,
                                       split=split)
@@ -154,11 +153,16 @@ def trainer_functions(defined):
     return out
 
 
+def text_only_trainer(methods):
+    """(method, params) of the first method named for training that takes at least a text, or None:
+    train(text) in a class that takes its vocab size from its constructor."""
+    return next(((m, p) for m, p in methods.items() if m.lower().startswith(TRAIN_WORDS) and len(p) >= 1), None)
+
+
 def sized_trainer(methods, roles, init):
     """Whether a class takes its vocab size from its constructor (BasicTokenizer(vocab_size=276))
     and trains with train(text) alone: no method takes a size beside the text."""
-    return takes_size(init) and "train" not in roles and any(
-        m.lower().startswith(("train", "fit", "learn")) and len(p) >= 1 for m, p in methods.items())
+    return takes_size(init) and "train" not in roles and text_only_trainer(methods) is not None
 
 
 def takes_tables(init):

@@ -136,9 +136,9 @@ def trainer_class_mapping(cls, method, init):
 
 def kept_tables(attributes):
     """(vocab, merges) from a trained object's attributes: the dict {id: bytes} and the list of
-    (bytes, bytes) pairs it holds; None for one it does not hold."""
+    (bytes, bytes) pairs it holds; Malformed, saying so, when it holds no such pair of them."""
     if not isinstance(attributes, dict):
-        return None
+        attributes = {}
     vocab = next((v for v in attributes.values() if isinstance(v, dict) and v
                   and all(isinstance(k, int) and isinstance(t, bytes) for k, t in v.items())), None)
     lists = [(bool(v), "merge" in name.lower(), v) for name, v in attributes.items() if isinstance(v, list)
