@@ -355,7 +355,7 @@ def test_what_a_sandbox_can_see(tmp_path):
     assert seen["bpe_ref"] == "no" and seen["tiktoken"] in ("no", "empty")
     assert "BPE_SECRET_TOKEN" not in seen["env"] and set(seen["env"]) <= {"PATH", "HOME", "TMPDIR", "LANG",
                                                                          "MPLBACKEND", "PORT", "LC_CTYPE", "PWD",
-                                                                         *isolation.ONE_THREAD}
+                                                                         *isolation.LEARNER_ENVIRONMENT}
     if os.geteuid() == 0:
         assert seen["uid"] == int(uid)
 

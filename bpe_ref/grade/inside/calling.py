@@ -2,7 +2,7 @@
 the reference watch and the learner's own line.
 
 The in-notebook check calls learner functions with it in the kernel; the sandbox worker uses it
-for every call and every cell. Standard library only: the worker runs with `python -I`, loads
+for every call and every cell. Standard library only: the worker runs with `python -P -s`, loads
 this file by its path and never imports bpe_ref.
 
 Every outcome is a plain dict, the same on both sides:

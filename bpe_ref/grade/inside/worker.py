@@ -1,6 +1,6 @@
 """The sandbox worker: runs ONE learner submission in its own process and answers calls.
 
-Started by bpe_ref.grade.walls.sandbox as `python -I worker.py MEMORY_MB [--site DIRS] [--uid UID] [--gid GID]`,
+Started by bpe_ref.grade.walls.sandbox as `python -P -s worker.py MEMORY_MB [--site DIRS] [--uid UID] [--gid GID]`,
 inside bubblewrap's walls when isolation is on (see isolation.py: then its own files are a copy
 and bpe_ref is simply absent). Before any learner code runs it drops to UID (when started as root)
 and caps itself: N processes and threads (--processes), MEMORY_MB of address space each, small files. It

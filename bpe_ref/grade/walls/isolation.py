@@ -37,6 +37,13 @@ HIDDEN = ("bpe_ref", "tiktoken", "tiktoken_ext", "minbpe")
 # Numerical libraries start a thread per core on import (numpy's OpenBLAS): on a machine of many
 # cores that alone passes --processes, so they are told to use one, as a learner's laptop would not need.
 ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+# Learner code runs under one fixed hash seed, so a set's order, and with it a verdict, never changes
+# from run to run. This seed puts the shortest of the cases' overlapping special tokens first in any
+# set of them, so special tokens joined in a set's order fail every time (test_hash_seed checks it).
+HASH_SEED = "5"
+LEARNER_ENVIRONMENT = {**ONE_THREAD, "PYTHONHASHSEED": HASH_SEED}
+# `python -I` without its -E: the environment is bare already, and it has to carry the seed.
+WORKER_FLAGS = ["-P", "-s", "-X", "utf8"]
 # The grader's side of the wall that must run inside it: standard library only, loaded by path.
 WORKER_FILES = ("worker.py", "wire.py", "calling.py", "byhand.py", "work.py")
 HERE = Path(__file__).resolve().parents[1] / "inside"  # the worker's files
@@ -192,7 +199,7 @@ def sandbox_command(command, grader_dir, memory_mb, file=None):
             "--hostname", "sandbox", "--die-with-parent", "--new-session", "--clearenv",
             "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
             "--setenv", "LANG", "C.UTF-8", "--setenv", "MPLBACKEND", "Agg"]
-    for name, value in ONE_THREAD.items():
+    for name, value in LEARNER_ENVIRONMENT.items():
         args += ["--setenv", name, value]
     if os.geteuid() != 0:
         args += ["--unshare-user", "--cap-drop", "ALL"]  # as root, the worker drops to a uid of its own
@@ -290,7 +297,7 @@ def package_folders():
 
 def worker_command(memory_mb, processes=1, file=None):
     """The argv of one isolated worker, with a fresh uid for it when the grader runs as root."""
-    argv = [interpreter(), "-I", "-X", "utf8", f"{INSIDE_GRADER}/worker.py", str(memory_mb),
+    argv = [interpreter(), *WORKER_FLAGS, f"{INSIDE_GRADER}/worker.py", str(memory_mb),
             "--site", os.pathsep.join(inside_sites()), "--processes", str(processes)]
     if os.geteuid() == 0:
         argv += ["--uid", str(fresh_uid())]
@@ -298,7 +305,7 @@ def worker_command(memory_mb, processes=1, file=None):
 
 
 BARE_ENVIRONMENT = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8", "MPLBACKEND": "Agg",
-                    **ONE_THREAD}
+                    **LEARNER_ENVIRONMENT}
 
 
 def learner_account(name):
@@ -321,7 +328,7 @@ def dropped_command(memory_mb, run_as, processes=1):
     """The argv of a worker that is not behind bubblewrap but drops to `run_as` (uid, gid): the
     worker's files and the allowed packages are copies it can read, the course is not on its path."""
     uid, gid = run_as
-    return [sys.executable, "-I", "-X", "utf8", str(Path(worker_dir()) / "worker.py"), str(memory_mb),
+    return [sys.executable, *WORKER_FLAGS, str(Path(worker_dir()) / "worker.py"), str(memory_mb),
             "--site", site_copy(), "--uid", str(uid), "--gid", str(gid), "--processes", str(processes)]
 
 

@@ -177,7 +177,8 @@ exercise(
                                 "of its characters", **in_any_order(as_text=True)),
         Bug("not_longest_first", "try the longest special tokens first: alternatives are tried in order, so "
                                  "'<|end|>' took the start of '<|end|><|end|>'; join them sorted by length, "
-                                 "longest first (sorted(tokens, key=len, reverse=True))",
+                                 "longest first (sorted(tokens, key=len, reverse=True)): neither a dict's order nor "
+                                 "a set's does that",
             special_encoder(order=dict_order), also=(special_encoder(order=alphabetical),)),
         Bug("empty_group", "with no special token to split on (none allowed, or an empty list of them) the "
                            "pattern is '()', which matches between every two characters, so each character was "
