@@ -15,6 +15,7 @@ from bpe_ref.grade.judge.behaviour import Tried, bytes_reordered, candidates, fi
 from bpe_ref.grade.judge.classes import class_roles, find_mappings, takes_pattern
 from bpe_ref.grade.judge.cs336_style import merges_from_bytes
 from bpe_ref.grade.judge.diagnosis import matching_bug
+from bpe_ref.grade.judge.minbpe_style import takes_ids
 from bpe_ref.grade.judge.engine import evidence_only
 from bpe_ref.grade.judge.exercises import REGISTRY, Bug
 from bpe_ref.grade.judge.variants import merges_from_vocab, takes_merges
@@ -98,6 +99,14 @@ def test_encoder_decoder_and_a_further_encoder_are_graded():
     assert roles["encode"][0] == "encoder" and roles["decode"][0] == "decoder" and not extra
     roles, extra = class_roles({"encode_normal": ["text"], "encode": ["text", "special_allowed"], "decode": ["ids"]})
     assert roles["encode"][0] == "encode" and extra == [("encode_normal", ["text"])]
+
+
+def test_a_private_chunk_encoder_is_a_helper_handed_the_chunks_bytes():
+    roles, extra = class_roles({"_encode_chunk": ["text_bytes"], "_encode_piece": ["chunk"], "_encode_all": ["text"],
+                                "decode": ["ids"]})
+    assert "encode" not in roles  # never the class's encode, though it is the only encoder
+    assert extra == [("_encode_chunk", ["text_bytes"]), ("_encode_piece", ["chunk"])]
+    assert takes_ids("text_bytes") and takes_ids("data") and takes_ids("chunk") and not takes_ids("text")
 
 
 # ---------------------------------------------------------------------------- signature variants

@@ -3,7 +3,7 @@ encodes special-token text as ordinary text. With nothing allowed (tiktoken's de
 course's) a special token in the text must be refused. With a set, the tokens it leaves out are
 ordinary text, as minbpe does: that part is right.
 
-expect: RegexTokenizer.train pass, RegexTokenizer.decode pass, RegexTokenizer.encode_ordinary pass, RegexTokenizer.encode fail, replace_pair pass, pair_counts pass
+expect: RegexTokenizer.train pass, RegexTokenizer.decode pass, RegexTokenizer.encode_ordinary pass, RegexTokenizer.encode fail, replace_pair pass, pair_counts pass, RegexTokenizer._encode_piece pass
 cause: RegexTokenizer.encode no_raise
 """
 

@@ -19,7 +19,7 @@ from .engine import Result, run_exercise
 from .exercises import REGISTRY
 from .exercises.common import Mismatch, Raised
 from .exercises.w08_special_tokens import in_minbpe_terms, others_as_text
-from .minbpe_style import minbpe_class, probe_train
+from .minbpe_style import CHUNK_WORDS, minbpe_class, probe_train
 from ..walls.sandbox import exercise_deadline
 from ...core.patterns import GPT4_SPLIT_PATTERN
 from .shapes import Malformed
@@ -60,11 +60,18 @@ def role(method, params):
         return lowered if lowered != "tokenize" else "encode"
     if lowered in ("decode", "detokenize") and params:
         return "decode"
+    if lowered.startswith("_") and one_chunk_encoder(lowered.lstrip("_"), params):
+        return "encode_chunk"  # minbpe's _encode_chunk(text_bytes): a helper beside encode, never encode itself
     if lowered.startswith(("encode", "encoder")) or lowered.endswith("encoder"):
         return "encode_other" if params else None
     if lowered.startswith(("decode", "decoder")) or lowered.endswith("decoder"):
         return "decode_other" if params else None
     return None
+
+
+def one_chunk_encoder(name, params):
+    """Whether a method named `name` encodes one chunk, taking nothing but it (encode_chunk(text_bytes))."""
+    return name.startswith("encode") and any(w in name for w in CHUNK_WORDS) and len(params) == 1
 
 
 def class_roles(methods):
@@ -78,7 +85,7 @@ def class_roles(methods):
             loose.append((r[:6], method, params))
         elif r and r not in roles:
             roles[r] = (method, params)
-    extra = []
+    extra = [(method, params) for method, params in methods.items() if role(method, params) == "encode_chunk"]
     for r, method, params in loose:
         if r not in roles and not (r == "encode" and "encode_ordinary" in roles):
             roles[r] = (method, params)
@@ -288,10 +295,10 @@ ENCODERS = ("encode", "encode_ordinary", "encode_special")
 
 
 def without_redundant_helpers(mappings, results):
-    """The results less those of a class's further encoders (encode_text, encode_chunk) when one of
-    its own encode methods passed: they are then its helpers, already graded through it. When the
-    class's encode fails, a right helper says which part of the work is right."""
+    """The results less the failures of a class's further encoders (encode_text, _encode_chunk) when
+    one of its own encode methods passed: they are then its helpers, already graded through it, and
+    called here in a shape they may not take. A right helper is kept: it says which part is right."""
     passed = {m.learner.split(".")[0] for m in mappings
               if not m.helper and m.exercise in ENCODERS and results.get(m.learner) and results[m.learner].passed}
     return {name: r for name, r in results.items()
-            if not any(m.helper and m.learner == name and name.split(".")[0] in passed for m in mappings)}
+            if r.passed or not any(m.helper and m.learner == name and name.split(".")[0] in passed for m in mappings)}

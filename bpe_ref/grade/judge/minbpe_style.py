@@ -17,6 +17,7 @@ from .trained_state import LOOKED_FOR, State, as_merges, described, find_state, 
 from .variants import merges_from_vocab
 from ...core.patterns import GPT2_SPLIT_PATTERN
 
+CHUNK_WORDS = ("chunk", "piece", "bytes", "word")  # an encoder of one piece of text, split by its caller
 TRAIN_PROBE = ("aaabdaaabac", 259)  # one training, to see which attributes hold the merges and vocab
 
 
@@ -74,11 +75,13 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
                                 f"{set_words(attrs, 'merges')}, then .{ordinary[0]}(text)" + told,
                                 minbpe_encode(cls, ordinary[0], regex_style, attrs, sized), pattern=pattern,
                                 refuses_specials=ordinary[0] == roles.get("encode", ("",))[0] and takes_allowed(ordinary[1])))
-    for method, _ in extra:  # a chunk's encoder (encode_chunk) is the plain encode on its one chunk
-        one_chunk = any(w in method.lower() for w in ("chunk", "piece", "bytes", "word"))
+    for method, params in extra:  # a chunk's encoder (encode_chunk) is the plain encode on its one chunk
+        one_chunk = any(w in method.lower() for w in CHUNK_WORDS)
         exercise = "encode_ordinary" if splits and not one_chunk else "encode"
-        mappings.append(Mapping(f"{cls}.{method}", exercise, f"{set_words(attrs, 'merges')}, then .{method}(text)",
-                                minbpe_encode(cls, method, regex_style, attrs, sized), helper=True,
+        as_ids = one_chunk and takes_ids(params[0])
+        given = "list(text.encode('utf-8'))" if as_ids else "text"
+        mappings.append(Mapping(f"{cls}.{method}", exercise, f"{set_words(attrs, 'merges')}, then .{method}({given})",
+                                minbpe_encode(cls, method, regex_style, attrs, sized, as_ids), helper=True,
                                 pattern=pattern if exercise == "encode_ordinary" else None))
     if splits and "encode" in roles and "register" in roles:
         method, register = roles["encode"][0], roles["register"][0]
@@ -191,13 +194,26 @@ def decode_merges(vocab, attrs):
     return merges or {}
 
 
-def minbpe_encode(cls, method, regex_style, attrs, sized=False):
+TEXT_WORDS = ("text", "str", "string", "sentence")  # a chunk encoder's parameter so named takes text, not its bytes
+
+
+def takes_ids(param):
+    """Whether a chunk encoder's parameter takes the chunk's bytes (minbpe's _encode_chunk(text_bytes)),
+    handed to it as a list of ids, which any code over bytes also reads; `text` takes the text itself."""
+    lowered = param.lower()
+    return "byte" in lowered or not any(w in lowered for w in TEXT_WORDS)
+
+
+def minbpe_encode(cls, method, regex_style, attrs, sized=False, as_ids=False):
+    """encode(text) on a fresh object holding the merges; `as_ids`: handed the text's bytes as ids."""
     def call(sandbox, args, deadline, rule):
         text, merges, *rest = args
-        init = [256 + len(merges)] if sized else rest if regex_style else []
+        # a chunk's encoder is graded as the plain encode, given no pattern: its class gets one it never uses
+        init = [256 + len(merges)] if sized else (rest or [GPT2_SPLIT_PATTERN]) if regex_style else []
+        given = list(text.encode("utf-8")) if as_ids else text
         return object_call(sandbox, cls, deadline, rule, init=wired(init),
                            set=wired(values_for(attrs, merges, ranked_vocab(merges))),
-                           call=[method, wired([text])])
+                           call=[method, wired([given])])
     return call
 
 
