@@ -97,6 +97,8 @@ def test_a_class_of_no_pattern_parameter_is_the_regex_exercise_when_it_splits():
     assert choose("RegexTokenizer", None, None)[0] == GPT4_SPLIT_PATTERN
     assert choose("Tokenizer", None, None)[0] == NO_SPLIT
     assert choose("Tokenizer", GPT4_SPLIT_PATTERN, NO_SPLIT)[0] == GPT4_SPLIT_PATTERN  # training first
+    # a basic trainer beside a splitting encode: the class splits, and its train merges across chunks
+    assert choose("HindiTokenizer", NO_SPLIT, GPT2_SPLIT_PATTERN)[0] == GPT2_SPLIT_PATTERN
 
 
 def test_the_probes_tell_the_three_splits_apart():

@@ -50,14 +50,17 @@ def told(agrees, answer):
 
 
 def choose(cls, trained, encoded):
-    """(pattern, how): the split the answers tell (training first: a regex trainer beside a basic
-    encode is a regex class whose encode is wrong), else the name's tie-break; NO_SPLIT for none."""
+    """(pattern, how): the split the answers tell, else the name's tie-break; NO_SPLIT for none.
+    A split shown by either method is the class's: a regex trainer beside a basic encode is a regex
+    class whose encode is wrong, and a basic trainer beside a splitting encode one whose train merges
+    across chunks. Training is asked first."""
+    for method, pattern in (("train", trained), ("encode", encoded)):
+        if pattern:
+            return pattern, f"its {method} splits the text as {CANDIDATES[pattern]} does"
     for method, pattern in (("train", trained), ("encode", encoded)):
         if pattern == NO_SPLIT and "regex" in cls.lower():
             return GPT4_SPLIT_PATTERN, (f"its {method} does not split the text, but its name says regex: "
                                         "GPT-4's pattern, minbpe's default")
-        if pattern is not None:
-            return pattern, f"its {method} splits the text as {CANDIDATES[pattern]} does"
     if "regex" in cls.lower():
         return GPT4_SPLIT_PATTERN, "its answers tell no split, and its name says regex: GPT-4's pattern, minbpe's default"
     return NO_SPLIT, "its answers tell no split"
