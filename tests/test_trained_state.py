@@ -53,3 +53,13 @@ def test_a_vocab_that_learned_nothing_holds_no_state():
     state = find_state({"vocab": {i: bytes([i]) for i in range(256)}, "merges": {}})
     assert (state.merges, state.shape, state.vocab, state.found) == ("merges", "merges", "vocab", True)
     assert not find_state({"vocab": {i: bytes([i]) for i in range(256)}}).found
+
+
+def test_every_attribute_that_holds_the_merges_is_handed_them():
+    from bpe_ref.grade.judge.trained_state import find_state, values_for
+    trained = {"merges": {(97, 97): 256, (256, 98): 257}, "pairs": {256: (97, 97), 257: (256, 98)},
+               "counts": {(97, 98): 3}, "vocab": {i: bytes([i % 256]) for i in range(258)}}
+    state = find_state(trained)
+    assert (state.merges, state.also) == ("merges", (("pairs", "inverse"),))
+    values = values_for(state, {(104, 105): 256}, {})
+    assert values["merges"] == {(104, 105): 256} and values["pairs"] == {256: (104, 105)} and "counts" not in values

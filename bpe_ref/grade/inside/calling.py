@@ -245,6 +245,12 @@ def inherited_methods(cls):
     return [name for name in {**methods_of(cls), **static_methods(cls)} if name not in own]
 
 
+def own_bases(cls, module):
+    """The names of a class's bases, nearest first, that the same submission wrote: where an
+    inherited method was written, to report it under that name."""
+    return [k.__name__ for k in type.__getattribute__(cls, "__mro__")[1:] if k.__module__ == module][:32]
+
+
 # ---------------------------------------------------------------------------- watching a call
 
 class Watch:

@@ -211,7 +211,8 @@ class Worker:
                                  "methods": calling.methods_of(obj), "stubs": calling.stub_methods(obj),
                                  "init_required": calling.required_params(obj),
                                  "statics": calling.static_methods(obj),
-                                 "inherited": calling.inherited_methods(obj)}
+                                 "inherited": calling.inherited_methods(obj),
+                                 "bases": calling.own_bases(obj, self.ns["__name__"])}
             elif callable(obj):
                 defined[name] = {"kind": "callable", "params": calling.required_params(obj),
                                  "names": calling.param_names(obj),

@@ -135,7 +135,7 @@ def set_words(attrs, which):
     if attrs.shape == "vocab" or (which == "vocab" and attrs.shape == "merges"):
         return f".{attrs.vocab} = vocab" + (" (the vocab the merges build)" if which == "merges" else "")
     shaped = {"merges": "merges", "inverse": "{id: pair} of the merges", "pairs": "the merges' pairs in order"}
-    words = f".{attrs.merges} = {shaped[attrs.shape]}"
+    words = ", ".join(f".{name} = {shaped[shape]}" for name, shape in ((attrs.merges, attrs.shape), *attrs.also))
     return words + (f", .{attrs.vocab} = vocab" if which == "vocab" and attrs.vocab != attrs.merges else "")
 
 

@@ -46,6 +46,7 @@ class State:
     vocab: str = "vocab"
     found: bool = True  # False: nothing after training held merges or a learned vocab, and no attribute is named merges
     opaque: tuple = ()  # other filled attributes of no known shape: an encoder may read them
+    also: tuple = ()  # (name, shape) of further attributes that hold the same merges (self.merges and self.inverse)
 
 
 def find_state(attributes):
@@ -59,12 +60,21 @@ def find_state(attributes):
         if names:
             name = max(names, key=lambda name: (wanted != "merges" or holds_new_ids(attributes[name]),
                                                 "merge" in name.lower()))
-            return State(name, wanted, vocab if vocab not in (None, name) else "vocab")
+            return State(name, wanted, vocab if vocab not in (None, name) else "vocab",
+                         also=copies(attributes, shapes, name, wanted))
     if vocab is not None and any(idx >= 256 for idx in attributes[vocab]):  # it learned into the vocab
         opaque = tuple(name for name, value in attributes.items()
                        if shapes[name] is None and isinstance(value, (dict, list, tuple, set)) and value)
         return State(vocab, "vocab", vocab, opaque=opaque)
     return State(vocab=vocab or "vocab", found="merges" in attributes)
+
+
+def copies(attributes, shapes, name, shape):
+    """(name, shape) of the other attributes that hold the merges `name` holds, in another shape or
+    the same one: every copy the learner's code may read is handed the course's merges."""
+    merges = as_merges(attributes[name], shape)
+    return tuple((other, kind) for other, kind in shapes.items()
+                 if other != name and kind in MERGE_SHAPES and as_merges(attributes[other], kind) == merges)
 
 
 def holds_new_ids(pairs):
@@ -127,6 +137,7 @@ def values_for(state, merges, vocab):
     if state.shape == "vocab":
         return {state.vocab: vocab}
     values = {state.merges: in_shape(merges, state.shape)}
+    values.update((name, in_shape(merges, shape)) for name, shape in state.also)
     if state.vocab != state.merges:
         values[state.vocab] = vocab
     return values

@@ -155,7 +155,7 @@ def definition(info):
             out[field] = text(info[field], field)
     if "names" in info:
         out["names"] = texts(info["names"], "names", 256)
-    for field in ("stubs", "inherited"):  # inherited: methods a class has from a base class
+    for field in ("stubs", "inherited", "bases"):  # inherited: methods from a base class; bases: the learner's, nearest first
         if field in info:
             out[field] = texts(info[field], field, 256)
     for field in ("methods", "statics"):  # statics: a class's static methods, probed like functions
