@@ -132,17 +132,3 @@ def test_of_two_register_methods_the_one_that_keeps_the_ids_given_is_graded():
                           keeps=lambda cls_, method, init: method == "register_special_tokens")
     special = [m for m in found if m.exercise == "encode_special"]
     assert len(special) == 1 and ".register_special_tokens(" in special[0].how
-
-
-def test_only_a_deliberate_refusal_of_no_merges_is_set_aside():
-    from bpe_ref.grade.judge.classes import refused_untrained
-    from bpe_ref.grade.judge.exercises.common import Raised
-
-    def raised(line, origin="learner"):
-        return Raised("ValueError", "not initialized", line=line, origin=origin)
-    refusal = raised('raise ValueError("Tokenizer not initialized with vocab and merges")')
-    assert refused_untrained("encode_ordinary", ("hi", {}, "p"), refusal)
-    assert not refused_untrained("encode_ordinary", ("hi", {(104, 105): 256}, "p"), refusal)  # it has merges
-    assert not refused_untrained("encode", ("hi", {}), raised("pair = min(stats)"))  # a crash, not a choice
-    assert not refused_untrained("encode", ("hi", {}), raised("raise ValueError(x)", origin="regex"))
-    assert not refused_untrained("decode", ([104], {}), refusal)

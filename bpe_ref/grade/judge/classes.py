@@ -218,8 +218,6 @@ def mapped_exercise(mapping):
             got = Raised("ValueError", got.message)  # minbpe's "none_raise" is an assert
         if mapping.refuses_specials and refused_special(args[0], got):
             return None  # tiktoken's encode(text) refuses a special token it was not allowed
-        if refused_untrained(mapping.exercise, args, got):
-            return None  # a tokenizer with no merges at all was refused on purpose, not mishandled
         wrong = judge(args, got)
         if wrong is not None and mapping.set_as_text and others_as_text(args, got):
             return None  # minbpe's allowed set: the special tokens it leaves out are ordinary text
@@ -233,14 +231,6 @@ def mapped_exercise(mapping):
         ex, name=mapping.learner, cases=lambda: _unique([fit(a) for a in ex.cases()]), bugs=bugs,
         strategy=ex.strategy.map(fit), judge=judged,
         probes=(lambda: [fit(a) for a in ex.probes()]) if ex.probes else None, work=None, again=None)
-
-
-def refused_untrained(exercise, args, got):
-    """Whether a class's encode, handed no merges at all, refused by a raise of its own (raise
-    ValueError("not initialized with vocab and merges")): a choice its author made on purpose, for a
-    tokenizer nobody trained; a crash there is still a failure."""
-    return exercise in ENCODERS and len(args) > 1 and args[1] == {} and isinstance(got, Raised) \
-        and got.origin == "learner" and (got.line or "").startswith("raise ")
 
 
 SPECIAL_LOOK = regex.compile(r"<\|[^|<>\s]+\|>")  # how special tokens are spelt: <|endoftext|>

@@ -1,8 +1,9 @@
-"""Right: CS336's Tokenizer, whose encode refuses on purpose a tokenizer built with no merges at all
-(its own `raise ValueError`), as a learner may choose to; every case with merges is right. The
-refusal is not counted against it (a crash there would be).
+"""BUG in encode: CS336's Tokenizer, whose encode refuses a tokenizer built with no merges at all
+(its own `raise ValueError`). A training that learned no merge (vocab_size 256, a text with no pair)
+leaves exactly that, and its text must still encode, to its bytes. Every case with merges is right;
+encode_iterable does not go through the refusal.
 
-expect: Tokenizer.encode pass, Tokenizer.encode:special_tokens pass, Tokenizer.encode_iterable pass, Tokenizer.decode pass, train_bpe pass
+expect: Tokenizer.encode error, Tokenizer.encode:special_tokens error, Tokenizer.encode_iterable pass, Tokenizer.decode pass, train_bpe pass
 """
 from collections import Counter
 
