@@ -1,8 +1,9 @@
 """Right: encode and decode are written once, in a base class with no constructor of its own, and
-read what its subclass's constructor and train set up. Alone the base cannot run (it has no
-self.merges), so each is graded through the subclass and reported under the base that wrote it.
+read what its subclass's constructor and train set up. Alone, the base's encode cannot run (it has
+no self.pairs), so it is graded through the subclass and reported under the base that wrote it;
+decode runs alone, and keeps a row under each class.
 
-expect: Base.encode pass, Base.decode pass, ByteTokenizer.train pass
+expect: Base.encode pass, Base.decode pass, ByteTokenizer.train pass, ByteTokenizer.decode pass
 shows: Base.encode through its subclass ByteTokenizer
 """
 

@@ -314,11 +314,11 @@ def writer(defined, cls, method):
 
 
 def under_their_writer(defined, results):
-    """The results with an inherited method reported once, under the base class that wrote it
-    (Tokenizer.decode, not BasicTokenizer.decode), when its subclasses grade it as the same exercise.
-    The base's own grading stands, and a copy that passes as it does goes; a copy that fails keeps
-    its row (the subclass may override what it calls), never hidden behind the base's pass. A base that cannot run alone (AttributeError:
-    its subclass sets what it reads) gives way to its subclasses', the first failure if one fails."""
+    """The results with a method that a base class wrote and cannot run alone (it has no grading of
+    its own, or raised AttributeError: its subclass sets what it reads) reported once, under that
+    base's name (BaseTokenizer.encode), graded through its subclasses: the first failure if one
+    fails. A base that runs alone keeps its row, and each subclass keeps its own (a subclass may
+    override what the method calls: RegexTokenizer(BasicTokenizer).decode is the regex class's)."""
     through = {}
     for name in results:
         cls, _, rest = name.partition(".")
@@ -328,11 +328,8 @@ def under_their_writer(defined, results):
     out = dict(results)
     for name, copies in through.items():
         own = out.get(name)
-        if own is not None and not needs_subclass(own):
-            for copy in copies:
-                if out[copy].passed and own.passed and course(out[copy]) == course(own):
-                    del out[copy]
-        elif len({course(out[c]) for c in copies}) == 1 and (own is None or any(out[c].passed for c in copies)):
+        if (own is None or needs_subclass(own)) and len({course(out[c]) for c in copies}) == 1 \
+                and (own is None or any(out[c].passed for c in copies)):
             out[name] = through_subclass(name, out, copies)
     return out
 
