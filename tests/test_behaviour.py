@@ -331,3 +331,6 @@ def test_a_trainer_over_chunk_ids_is_handed_the_chunks_and_the_number_of_merges(
     assert seen == [([[97, 97], [32, 97, 97]], 2)] and reply.value == {(97, 97): 256}
     assert merges_in(({(1, 2): 256}, {})) == {(1, 2): 256} and merges_in(({}, {0: b"a"})) == {}
     assert merges_in([1, 2]) == [1, 2]  # not a (merges, vocab) pair: judged as it is
+    # merges kept in order beside their ids, alone or beside the vocab and its inverse
+    listed = [((97, 97), 256), ((256, 98), 257)]
+    assert merges_in(listed) == merges_in((listed, {0: b"\x00"}, {b"\x00": 0})) == {(97, 97): 256, (256, 98): 257}

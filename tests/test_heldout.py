@@ -1,6 +1,7 @@
 """The held-out measure's counting: a tiny truth and grader reports written here, no learner code run
 (bpe_ref.grade.judge.heldout_score), and the command's reading of a truth file and a folder."""
 
+import itertools
 import json
 
 import pytest
@@ -147,9 +148,10 @@ def test_the_tuning_set_shares_no_repository_with_the_held_out_sets_and_has_its_
     def files(name):
         with open(heldout.DATA / name / "manifest.json", encoding="utf-8") as f:
             return json.load(f)["files"]
-    tuning, held, held_b = files("tuning"), files("heldout"), files("heldout-b")
-    repos = [{e["repo"] for e in entries.values()} for entries in (tuning, held, held_b)]
-    assert not repos[0] & repos[1] and not repos[0] & repos[2] and not repos[1] & repos[2]
-    for entry in [*tuning.values(), *held_b.values()]:
+    sets = [files(name) for name in ("tuning", "heldout", "heldout-b", "heldout-c")]
+    repos = [{e["repo"].lower() for e in entries.values()} for entries in sets]
+    for one, other in itertools.combinations(repos, 2):
+        assert not one & other
+    for entry in [entry for entries in sets[:1] + sets[2:] for entry in entries.values()]:
         assert {"repo", "commit", "paths", "kind", "edits", "passed", "pass", "notpass", "why", "hint_names"} <= set(entry)
         assert set(entry["why"]) <= set(entry["notpass"]) and set(entry["pass"]).isdisjoint(entry["notpass"])

@@ -3,6 +3,7 @@
     python tools/collect_heldout.py --mirrors DIR        first, to rebuild heldout/ from the manifest
     python -m bpe_ref.grade.heldout heldout               the held-out set (tests/data/heldout/manifest.json)
     python -m bpe_ref.grade.heldout heldout-b             the second held-out set (tests/data/heldout-b/manifest.json)
+    python -m bpe_ref.grade.heldout heldout-c             the third held-out set (tests/data/heldout-c/manifest.json)
     python -m bpe_ref.grade.heldout tuning                the public tuning set (tests/data/tuning/manifest.json)
     python -m bpe_ref.grade.heldout ../shared/learner-corpus/as-written-1   the tuning set (its expectations.json)
     python -m bpe_ref.grade.heldout ../shared/learner-corpus/as-written-2   a per-file truth (passed, min_found, why)
@@ -28,7 +29,8 @@ from .judge.heldout_score import Tally, score_file, summary
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 MANIFEST = DATA / "heldout" / "manifest.json"
-MANIFESTS = (MANIFEST, DATA / "heldout-b" / "manifest.json", DATA / "tuning" / "manifest.json")
+MANIFESTS = (MANIFEST, DATA / "heldout-b" / "manifest.json", DATA / "heldout-c" / "manifest.json",
+             DATA / "tuning" / "manifest.json")
 
 
 def default_truth(folder):

@@ -92,10 +92,13 @@ TRAINER_WORDS = ("train", "fit", "learn", "merge")  # a trainer over ids is ofte
 def merges_in(value):
     """The merges dict a trainer returned: itself; the pair dict of a (merges, vocab) pair (or of
     a triple, the ids beside them); or the same read from a list of pairs in merge order, alone
-    or beside a vocab ([(a, b), ...] -> {(a, b): 256, ...})."""
+    or beside a vocab ([(a, b), ...] -> {(a, b): 256, ...}), or of ((a, b), id) items."""
     if in_order(value):
         return {tuple(pair): 256 + rank for rank, pair in enumerate(value)}
+    if with_ids(value) is not None:
+        return with_ids(value)
     if isinstance(value, (tuple, list)) and len(value) in (2, 3):
+        value = [v if with_ids(v) is None else with_ids(v) for v in value]
         pairs = [v for v in value if is_pair_dict(v)]
         ordered = [v for v in value if in_order(v)]
         empty = [v for v in value if isinstance(v, dict) and not v]  # no merges made: {} beside a vocab
@@ -106,6 +109,15 @@ def merges_in(value):
         if not pairs and not ordered and not empty and sum(isinstance(v, list) and not v for v in value) == 1:
             return {}  # no merges made: [] beside a vocab
     return value
+
+
+def with_ids(value):
+    """{(a, b): id} from a non-empty list of ((a, b), id): merges kept in order beside their ids; else None."""
+    if isinstance(value, list) and value and all(
+            isinstance(item, (tuple, list)) and len(item) == 2 and isinstance(item[0], (tuple, list))
+            and len(item[0]) == 2 and all(type(i) is int for i in (*item[0], item[1])) for item in value):
+        return {tuple(pair): idx for pair, idx in value}
+    return None
 
 
 def in_order(value):
