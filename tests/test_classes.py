@@ -46,6 +46,9 @@ def test_shapes_by_what_methods_accept_whatever_the_class_is_called():
                      ("Bytes.encode", "encode_ordinary"), ("Bytes.encode:special_tokens", "encode_special"),
                      ("Bytes.encode_iterable", "encode_ordinary"), ("Bytes.decode", "decode"),
                      ("bpe_from_file", "train_regex")}
+    # two required constructor parameters, the first a size: not CS336's Tokenizer(vocab, merges)
+    sized = {"BPE": cls({"__init__": ["vocab_size", "dest_folder"], "encode": ["text"], "decode": ["ids"]}, required=2)}
+    assert mapped(sized, probe=lambda *args: None) == set()
 
 
 def test_a_design_that_is_not_byte_level_gets_one_message():

@@ -121,8 +121,8 @@ def find_mappings(defined, probe, split=None, keeps=None):
             init_args = [GPT4_SPLIT_PATTERN] if takes_pattern(init) else [260] if takes_size(init) else []
             roles["register"] = chosen([(m, p) for m, p in methods.items() if role(m, p) == "register"],
                                        lambda method, cls=cls, init_args=init_args: keeps(cls, method, init_args))
-        if (required >= 2 or (takes_tables(init) and "train" not in roles)) and "encode" in roles \
-                and ("decode" in roles or "encode_iterable" in roles):
+        if ((required >= 2 and not names_a_size(init[0])) or (takes_tables(init) and "train" not in roles)) \
+                and "encode" in roles and ("decode" in roles or "encode_iterable" in roles):
             found += cs336_class(cls, roles, init)  # CS336: Tokenizer(vocab, merges, special_tokens=None)
         elif required <= int(takes_pattern(init)) and ("train" in roles or {"encode", "decode"} <= set(roles)) \
                 and not sized_trainer(methods, roles, init):
@@ -177,6 +177,11 @@ def takes_tables(init):
     Tokenizer(vocab=None, merges=None, special_tokens=None) is still CS336's layout (when the
     class does not train: a minbpe class may take its tables back the same way)."""
     return len(init) >= 2 and "vocab" in init[0].lower() and "merge" in init[1].lower()
+
+
+def names_a_size(name):
+    """Whether a constructor's parameter is a size (BPE(vocab_size, dest_folder)): never CS336's vocab."""
+    return any(w in name.lower() for w in ("size", "num_", "n_merges"))
 
 
 def names_a_path(name):
