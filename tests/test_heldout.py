@@ -155,3 +155,4 @@ def test_the_tuning_set_shares_no_repository_with_the_held_out_sets_and_has_its_
     for entry in [entry for entries in sets[:1] + sets[2:] for entry in entries.values()]:
         assert {"repo", "commit", "paths", "kind", "edits", "passed", "pass", "notpass", "why", "hint_names"} <= set(entry)
         assert set(entry["why"]) <= set(entry["notpass"]) and set(entry["pass"]).isdisjoint(entry["notpass"])
+        assert isinstance(entry.get("unloadable", {}), dict) and isinstance(entry.get("optional", []), list)
