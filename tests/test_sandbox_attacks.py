@@ -159,22 +159,31 @@ class Server(threading.Thread):
 
 def strays(folder):
     """Processes the run left behind: a bubblewrap started from the class folder, or a sandboxed
-    worker whose parent is not a bubblewrap (one that escaped its sandbox's PID namespace)."""
+    worker with no bubblewrap among its ancestors (one that escaped its sandbox's PID namespace).
+    A worker's own children (a learner's process pool) are still under their bubblewrap, whoever's
+    grading, on this machine, started them."""
     found = set()
     for pid in subprocess.run(["pgrep", "-f", "bwrap|/grader/worker.py"], capture_output=True, text=True).stdout.split():
         try:
             command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-            parent = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[1].decode()
-            parent_command = Path(f"/proc/{parent}/cmdline").read_bytes()
             cwd = os.readlink(f"/proc/{pid}/cwd")
+            walled = under_bwrap(pid)
         except OSError:
             continue  # gone meanwhile
         if command[0].endswith(b"bwrap") and cwd == str(folder):
             found.add(pid)
-        elif (os.path.basename(command[0]).startswith(b"python") and b"/grader/worker.py" in command
-              and not parent_command.startswith(b"bwrap")):
+        elif os.path.basename(command[0]).startswith(b"python") and b"/grader/worker.py" in command and not walled:
             found.add(pid)
     return found
+
+
+def under_bwrap(pid):
+    """Whether a bubblewrap is among the ancestors of `pid`."""
+    while pid not in ("0", "1"):
+        pid = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[1].decode()
+        if Path(f"/proc/{pid}/cmdline").read_bytes().startswith(b"bwrap"):
+            return True
+    return False
 
 
 def digest(folder):
