@@ -46,7 +46,7 @@ def tokenizer_classes(defined):
 
 def role(method, params):
     """What a method is for, from its name and what it accepts: train, encode, decode, register,
-    encode_iterable or None. Names are read loosely (encoder, encode_text, decoder): the grading
+    encode_iterable, encode_chunk (a private one-chunk encoder) or None. Names are read loosely (encoder, encode_text, decoder): the grading
     that follows tells whether the method really does the job."""
     lowered = method.lower()
     if "iter" in lowered and "encode" in lowered:
@@ -77,15 +77,16 @@ def one_chunk_encoder(name, params):
 def class_roles(methods):
     """{role: (method, params)} for one class: the first method of each role; a method with a
     looser name (encoder, decoder) takes a role no exactly named method has. `extra_encoders`:
-    further one-argument encoders (encode_normal beside encode), graded as ordinary encoding."""
-    roles, loose = {}, []
+    further one-argument encoders (encode_normal beside encode, _encode_chunk), graded as ordinary encoding."""
+    roles, loose, extra = {}, [], []
     for method, params in methods.items():
         r = role(method, params)
         if r in ("encode_other", "decode_other"):
             loose.append((r[:6], method, params))
+        elif r == "encode_chunk":  # only ever a helper beside the class's encode
+            extra.append((method, params))
         elif r and r not in roles:
             roles[r] = (method, params)
-    extra = [(method, params) for method, params in methods.items() if role(method, params) == "encode_chunk"]
     for r, method, params in loose:
         if r not in roles and not (r == "encode" and "encode_ordinary" in roles):
             roles[r] = (method, params)
@@ -128,8 +129,8 @@ def find_mappings(defined, probe, split=None, keeps=None):
                 and not sized_trainer(methods, roles, init):
             found += minbpe_class(cls, roles, init, probe, regex_style=takes_pattern(init), extra=extra, split=split)
         elif required <= 1 and takes_size(init):  # BasicTokenizer(vocab_size).train(text)
-            if "train" not in roles and text_only_trainer(methods):
-                roles["train"] = text_only_trainer(methods)
+            if "train" not in roles and (trainer := text_only_trainer(methods)):
+                roles["train"] = trainer
             if "train" in roles or {"encode", "decode"} <= set(roles):
                 found += minbpe_class(cls, roles, init, probe, regex_style=False, extra=extra, sized=True,
                                       split=split)

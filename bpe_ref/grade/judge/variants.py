@@ -95,10 +95,10 @@ def merges_in(value):
     or beside a vocab ([(a, b), ...] -> {(a, b): 256, ...}), or of ((a, b), id) items."""
     if in_order(value):
         return {tuple(pair): 256 + rank for rank, pair in enumerate(value)}
-    if with_ids(value) is not None:
-        return with_ids(value)
+    if (listed := with_ids(value)) is not None:
+        return listed
     if isinstance(value, (tuple, list)) and len(value) in (2, 3):
-        value = [v if with_ids(v) is None else with_ids(v) for v in value]
+        value = [v if (listed := with_ids(v)) is None else listed for v in value]
         pairs = [v for v in value if is_pair_dict(v)]
         ordered = [v for v in value if in_order(v)]
         empty = [v for v in value if isinstance(v, dict) and not v]  # no merges made: {} beside a vocab

@@ -43,7 +43,8 @@ ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THRE
 HASH_SEED = "5"
 LEARNER_ENVIRONMENT = {**ONE_THREAD, "PYTHONHASHSEED": HASH_SEED}
 # `python -I` without its -E: the environment is bare already, and it has to carry the seed.
-WORKER_FLAGS = ["-P", "-s", "-X", "utf8"]
+SAFE_PATH = ["-P", "-s"]
+WORKER_FLAGS = [*SAFE_PATH, "-X", "utf8"]
 # The grader's side of the wall that must run inside it: standard library only, loaded by path.
 WORKER_FILES = ("worker.py", "wire.py", "calling.py", "byhand.py", "work.py")
 HERE = Path(__file__).resolve().parents[1] / "inside"  # the worker's files

@@ -95,7 +95,8 @@ class Sandbox:
             env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
             env.update(MPLBACKEND="Agg", **isolation.LEARNER_ENVIRONMENT)
             self.process = subprocess.Popen(
-                [sys.executable, "-P", "-s", str(WORKER), str(self.memory_mb), "--processes", str(self.processes + 1)],
+                [sys.executable, *isolation.SAFE_PATH, str(WORKER), str(self.memory_mb),
+                 "--processes", str(self.processes + 1)],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                 cwd=self.cwd, env=env, start_new_session=(os.name != "nt"),
             )
