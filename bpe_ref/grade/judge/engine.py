@@ -109,7 +109,9 @@ class Attempt:
         if reply.kind == "raised" and any(isinstance(a, frozenset) for a in args):
             retry = self.caller.call(tuple(set(a) if isinstance(a, frozenset) else a for a in args), self.ex.by_hand,
                                      **twice)
-            if retry.kind != "raised":  # right code treats both alike: the frozenset was refused
+            # right code treats both alike: the frozenset was refused. A set that fails otherwise
+            # shows the real fault (refusing a frozenset alone hides it behind a type check)
+            if retry.kind != "raised" or retry.info["raised"].get("type") != reply.info["raised"].get("type"):
                 self.refused = f"it raised {reply.info['raised']['type']} for a frozenset, so it was tried with a set"
                 reply = retry
         self.printed = max(self.printed, reply.info.get("printed", 0) or 0)
