@@ -15,7 +15,8 @@ from .judge.diagnosis import not_byte_level
 from .judge.display import call_text, show
 from .judge.engine import Result, run_exercise
 from .judge.module_style import ModuleStyle
-from .judge.variants import MergesForVocab, TablesFirst, tables_first, takes_merges
+from .judge.variants import (MergesForVocab, MergesInOrder, ModuleTables, TablesFirst, reads_merges_list, tables_first,
+                             takes_merges)
 from .walls.sandbox import PROCESSES, Sandbox, SandboxCaller, exercise_deadline
 from .reading.reaching import UNREADABLE, parse, reaches_in, tainted
 from .reading.source import DEF_RE, UnreadableSubmission, names_in, read_submission
@@ -147,7 +148,7 @@ def grade_loaded(sandbox, cells, metadata, loaded, timeout, notes=None):
         elif exercises.REGISTRY[name].uses:
             results[name] = grade_combined(sandbox, name, timeout)
         elif name in defined:
-            results[name] = grade_defined(sandbox, name, defined[name], style, timeout)
+            results[name] = grade_defined(sandbox, name, defined[name], style, timeout, function_reads(cells, name))
         elif name in written:
             results[name] = never_defined(name, cells[written[name]]["name"], sandbox.cell_reports.get(written[name]))
         else:
@@ -231,6 +232,9 @@ def _module_style_wanted(defined, metadata):
     return "tables" if takes_tables else False
 
 
+OTHER_TEXTS = 8  # module-level strings besides `text` a notebook may have trained its merges on
+
+
 def read_module_style(sandbox, timeout):
     """The learner's module-level text, merges and vocab, fetched from the sandbox once."""
     deadline = exercise_deadline(timeout)
@@ -241,23 +245,31 @@ def read_module_style(sandbox, timeout):
         reply = sandbox.get(name, deadline)
         return reply.value if reply.kind == "ok" else None
 
-    return ModuleStyle.read(get)
+    others = [name for name, info in sandbox.defined.items() if info.get("type") == "str"][:OTHER_TEXTS]
+    return ModuleStyle.read(get, others)
 
 
-def grade_defined(sandbox, name, info, style, timeout):
+def grade_defined(sandbox, name, info, style, timeout, reads=frozenset()):
+    """The Result of the function `name`, defined; `reads`: the module-level names its body reads."""
     if info["kind"] == "reference":
         return Result(name, "reference", f"is the reference ({info['what']}), not your own code")
     if info["kind"] != "callable":
         return Result(name, "error", f"{name} should be a function, not a {info['type']}")
     ex = exercises.REGISTRY[name]
+    caller = SandboxCaller(sandbox, name, exercise_deadline(timeout))
     if name in ("encode", "decode") and info.get("params") == 1:
+        if style is None and reads & {"merges", "vocab"}:  # its tables were never made: the course's, as globals
+            result = run_exercise(ex, ModuleTables(caller), timeout)
+            result.detail["exercise"] = f"graded as the course's {name}: {ModuleTables.how}"
+            return result
         problem = style.problem() if style is not None else "`merges` is not defined"
         if problem:
             return one_argument_result(sandbox, name, problem, timeout)
         ex = style.exercise(name)
-    caller = SandboxCaller(sandbox, name, exercise_deadline(timeout))
     params = info.get("names") or []
     layout = MergesForVocab if takes_merges(name, params) else TablesFirst if tables_first(name, params) else None
+    if layout is None and reads_merges_list(name, params, caller.call):
+        layout = MergesInOrder
     if layout is None:
         return run_exercise(ex, caller, timeout)
     result = run_exercise(ex, layout(caller), timeout)  # a signature variant, in its own terms
@@ -394,6 +406,17 @@ def read_by_functions(cells):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 names |= free_names(node)
     return names
+
+
+def function_reads(cells, name):
+    """The free names of the last top-level `def name` in the learner's cells (empty when none)."""
+    found = frozenset()
+    for cell in cells:
+        tree = parse(cell["source"]) if not cell.get("course") else None
+        for node in tree.body if tree is not None and tree is not UNREADABLE else ():
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+                found = frozenset(free_names(node))
+    return found
 
 
 def free_names(node):

@@ -188,6 +188,35 @@ WORKBOOK_DECODE = '''def decode(ids):
     return text'''
 
 
+READ_DATA = '''with open("data/shakespeare.txt", encoding="utf-8") as f:
+    text = f.read()'''
+
+TRAIN_AT_TOP = '''ids = list(text.encode("utf-8"))
+merges = {}
+for idx in range(256, 276):
+    stats = get_stats(ids)
+    pair = max(stats, key=stats.get)
+    ids = merge(ids, pair, idx)
+    merges[pair] = idx'''
+
+VOCAB_AT_TOP = '''vocab = {idx: bytes([idx]) for idx in range(256)}
+for (p0, p1), idx in merges.items():
+    vocab[idx] = vocab[p0] + vocab[p1]'''
+
+ENCODE_GLOBAL = '''def encode(text):
+    ids = list(text.encode("utf-8"))
+    while len(ids) >= 2:
+        stats = get_stats(ids)
+        pair = min(stats, key=lambda p: merges.get(p, float("inf")))
+        if pair not in merges:
+            break
+        ids = merge(ids, pair, merges[pair])
+    return ids'''
+
+DECODE_GLOBAL = '''def decode(ids):
+    return b"".join(vocab[idx] for idx in ids).decode("utf-8", errors="replace")'''
+
+
 def workbook_encode(choose):
     return f'''def encode(text):
     tokens = list(text.encode('utf-8'))
@@ -284,6 +313,34 @@ NOTEBOOKS = {
         counts = get_stats(ids)  # "updated": in fact recounted from scratch
         merges[pair] = idx
     return merges''',
+    ]),
+    "good_notebook_data_file_missing.ipynb": ({}, [
+        Md("# Right: a lecture follow-along whose training cell reads a data file that was not handed in, so "
+           "`merges` and `vocab` are never made. encode(text) and decode(ids) read them as module-level names: "
+           "they are graded with the course's tables set there. The file is not passed: part of it did not run.\n\n"
+           "expect: get_stats pass, merge pass, encode pass, decode pass\n"
+           "file: not passed\n"
+           "shows: encode the course's merges and vocab set as the module-level `merges` and `vocab` it reads"),
+        GET_STATS,
+        MERGE,
+        READ_DATA,
+        TRAIN_AT_TOP,
+        VOCAB_AT_TOP,
+        ENCODE_GLOBAL,
+        DECODE_GLOBAL,
+    ]),
+    "bug_notebook_data_file_missing_strict_decode.ipynb": ({}, [
+        Md("# BUG: the same notebook, its data file missing too, but decode decodes strictly: ids whose bytes "
+           "are not valid UTF-8 raise.\n\n"
+           "expect: get_stats pass, merge pass, encode pass, decode error\n"
+           "cause: decode strict"),
+        GET_STATS,
+        MERGE,
+        READ_DATA,
+        TRAIN_AT_TOP,
+        VOCAB_AT_TOP,
+        ENCODE_GLOBAL,
+        DECODE_GLOBAL.replace('.decode("utf-8", errors="replace")', '.decode("utf-8")'),
     ]),
     "hostile_bad_metadata.ipynb": ("drill", [
         Md("# The course metadata was edited by hand into a string: the notebook is still a submission.\n\n"

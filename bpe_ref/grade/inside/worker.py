@@ -239,6 +239,10 @@ class Worker:
         if refusal:
             return refusal
         args = wire.from_wire(request["args"])
+        tables = wire.from_wire(request.get("globals") or {})  # module-level merges/vocab its cells never made
+        for table in ("merges", "vocab"):
+            if table in tables and isinstance(getattr(fn, "__globals__", None), dict):
+                fn.__globals__[table] = tables[table]
         refuses = byhand.refuser(request["rule"]) if request.get("rule") else None
         return self.wired(self.run(lambda: calling.call(fn, args, request.get("seconds"), self.label_of, refuses,
                                                         bool(request.get("twice")))))

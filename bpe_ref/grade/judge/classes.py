@@ -156,7 +156,7 @@ def trainer_functions(defined):
         for learner, params in shapes:
             names = [n.lower() for n in params]
             if len(names) >= 2 and names_a_path(names[0]) and any(w in names[1] for w in ("vocab", "merges")) \
-                    and not names_a_path(names[1]):
+                    and names_a_size(names[1]) and not names_a_path(names[1]):  # not save(path, merges)
                 out.append((learner, names))
     return out
 

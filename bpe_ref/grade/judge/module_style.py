@@ -30,6 +30,7 @@ class ModuleStyle:
     vocab: object = None
     text: object = None
     course: tuple = None  # (text, vocab_size) the course asked to train on (a drill's): judged on that
+    others: dict = None  # {name: str} the module's other texts: a notebook may train on `fullText`
 
     def for_drill(self):
         """The same values, judged against the drill's own text and vocab_size (the course's,
@@ -41,11 +42,13 @@ class ModuleStyle:
         return self
 
     @classmethod
-    def read(cls, get):
-        """The module-level values, each fetched once with get(name) (None when it is not defined)."""
+    def read(cls, get, other_texts=()):
+        """The module-level values, each fetched once with get(name) (None when it is not defined);
+        `other_texts`: names of the module's other strings, fetched too."""
         values = {name: get(name) for name in NAMES}
         text = values["text"] if isinstance(values["text"], str) else None
-        return cls(values["merges"], values["vocab"], text)
+        others = {name: value for name in other_texts if name not in NAMES and isinstance(value := get(name), str)}
+        return cls(values["merges"], values["vocab"], text, others=others)
 
     def problem(self):
         """None if `merges` is well formed; else what is wrong with it."""
@@ -76,9 +79,10 @@ class ModuleStyle:
             text, vocab_size = self.course
             problem = replay([list(text.encode("utf-8"))], self.merges, vocab_size)
             done = f"{len(self.merges)} merges, the drill's training of its text to vocab_size={vocab_size}"
-        elif problem is None and self.trained_on_text():
-            problem = replay([list(self.text.encode("utf-8"))], self.merges, 256 + len(self.merges))
-            done = f"{len(self.merges)} merges, a greedy BPE of `text`"
+        elif problem is None and (trained := self.training_text()) is not None:
+            name, text = trained
+            problem = replay([list(text.encode("utf-8"))], self.merges, 256 + len(self.merges))
+            done = f"{len(self.merges)} merges, a greedy BPE of `{name}`"
         else:
             done = f"{len(self.merges)} well-formed merges"
         done = problem or done
@@ -89,15 +93,25 @@ class ModuleStyle:
             results.append(Result("vocab", "fail" if vocab_problem else "pass", vocab_problem or "matches the merges"))
         return results
 
-    def trained_on_text(self):
-        """Whether `merges` can be a training of the module's `text`: its first pair occurs in it
-        (a notebook that trained on another text and later set `text` to a demo's cannot be judged
-        against it: its merges are then judged as well formed)."""
-        if self.text is None or not self.merges:
-            return self.text is not None
+    def _could_train(self, text):
         first = next(iter(self.merges))
-        ids = list(self.text.encode("utf-8"))
-        return first in set(zip(ids, ids[1:]))
+        ids = list(text.encode("utf-8"))
+        return first in set(zip(ids, ids[1:])) and replay_problem(len(ids), self.merges) is None
+
+    def training_text(self):
+        """(name, text) the merges are judged as a greedy BPE of, or None (judged as well formed):
+        of `text` and the module's other strings whose bytes hold the first merge's pair, the one
+        the merges replay on; none does: `text`, else the longest (a training text, not a demo's)."""
+        if not self.merges:
+            return ("text", self.text) if self.text is not None else None
+        named = ([("text", self.text)] if self.text is not None else []) + list((self.others or {}).items())
+        able = [(name, text) for name, text in named if self._could_train(text)]
+        for name, text in able:
+            if replay([list(text.encode("utf-8"))], self.merges, 256 + len(self.merges)) is None:
+                return name, text
+        if able and able[0][0] == "text":
+            return able[0]
+        return max(able, key=lambda item: len(item[1]), default=None)
 
     @staticmethod
     def missing(listed, results):

@@ -9,6 +9,7 @@ A trainer written over ids, not text (trainer([ids of each chunk], num_merges) -
 it is handed the ids of the chunks of the text and the number of merges.
 """
 
+from .bounds import vocab_of
 from .diagnosis import is_pair_dict
 from .exercises.w07_regex_splitting import chunk_ids
 
@@ -63,6 +64,72 @@ class MergesForVocab(Layout):
         return self.caller.call((ids, vocab if merges is None else merges), rule)
 
 
+# encode(text, merges) that reads its merges as a list of pairs, the id of each its 256 + position
+# (what the file's own trainer returned): handed these lists, a dict-reading encode raises (.get,
+# .items(), merges[pair]) where a list-reading one answers ids, some of them merged
+LIST_PROBES = (("aab", [(97, 97)]), ("abcd", [(98, 99), (97, 256), (257, 100)]))
+
+
+def merges_listed(merges):
+    """The course's merges {(a, b): id} as the list [(a, b), ...] in id order, when the ids are
+    256, 257, ... with no gap (a position then says the id); else the dict itself, unchanged."""
+    if not isinstance(merges, dict) or sorted(merges.values()) != list(range(256, 256 + len(merges))):
+        return merges
+    return [pair for pair, _ in sorted(merges.items(), key=lambda item: item[1])]
+
+
+def reads_merges_list(exercise, params, call):
+    """Whether an encode(text, merges) takes its merges as a list of pairs in rank order: handed
+    LIST_PROBES (call(args) -> reply), it answers lists of ids, and applies some merge. Right or
+    wrong is for the grading after: a list-reader with a bug is graded, and failed, in lists."""
+    if exercise != "encode" or len(params) != 2 or not any(w in params[1].lower() for w in MERGES_WORDS):
+        return False
+    merged = False
+    for text, merges in LIST_PROBES:
+        reply = call((text, merges))
+        if reply.kind != "ok" or not isinstance(reply.value, list) or not all(type(i) is int for i in reply.value):
+            return False
+        merged = merged or reply.value != list(text.encode("utf-8"))
+    return merged
+
+
+class MergesInOrder(Layout):
+    """A caller for encode(text, merges as [(a, b), ...]): the course's merges dict goes in as the
+    list of its pairs in id order, the list its trainer returns and its code reads."""
+
+    how = ("encode(text, merges): handed the merges as a list of pairs in rank order, the id of each "
+           "256 + its place, as its code reads them")
+
+    def call(self, args, rule=None, **how):
+        return self.caller.call((args[0], merges_listed(args[1]), *args[2:]), rule, **how)
+
+
+def whole_vocab(merges):
+    """The vocab the merges build, or None when they cannot build one (a merge of an id not made)."""
+    try:
+        return vocab_of(merges)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+class ModuleTables(Layout):
+    """A caller for encode(text) or decode(ids) that reads module-level `merges` and `vocab` its
+    notebook never made (the training cell read a data file that is not there): the course's
+    tables are set as those globals before each call, as a learner whose cells ran would have them."""
+
+    how = ("its one argument, with the course's merges and vocab set as the module-level `merges` and "
+           "`vocab` it reads (its own were never made: the cell that trains them did not run)")
+
+    def call(self, args, rule=None, twice=False):
+        caller, table = self.caller, args[1]
+        if caller.name == "encode":
+            tables = {"merges": table, **({"vocab": vocab} if (vocab := whole_vocab(table)) else {})}
+        else:
+            merges = merges_from_vocab(table) if isinstance(table, dict) else None
+            tables = {"vocab": table, **({"merges": merges} if merges is not None else {})}
+        return caller.sandbox.call(caller.name, args[:1], caller.deadline, rule, twice, tables=tables)
+
+
 TABLE_WORDS = ("merge", "vocab", "rank", "table")  # a parameter so named takes the trained tables
 
 
@@ -95,6 +162,8 @@ def merges_in(value):
     or beside a vocab ([(a, b), ...] -> {(a, b): 256, ...}), or of ((a, b), id) items."""
     if in_order(value):
         return {tuple(pair): 256 + rank for rank, pair in enumerate(value)}
+    if isinstance(value, list) and not value:
+        return {}  # no merges made, in a list of pairs
     if (listed := with_ids(value)) is not None:
         return listed
     if isinstance(value, (tuple, list)) and len(value) in (2, 3):

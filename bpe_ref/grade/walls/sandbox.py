@@ -374,8 +374,11 @@ class Sandbox:
                 return Reply("crashed", info={"message": self.load_failure})
         return None
 
-    def call(self, name, args, deadline, rule=None, twice=False):
+    def call(self, name, args, deadline, rule=None, twice=False, tables=None):
+        """`tables`: {"merges" or "vocab": value} set as the module's globals before the call."""
         request = {"op": "call", "name": name, "args": wire.to_wire(list(args))}
+        if tables:
+            request["globals"] = wire.to_wire(tables)
         if twice:
             return split_twice(self.request({**request, "rule": rule, "twice": True}, deadline))
         return self.request({**request, "rule": rule} if rule else request, deadline)
