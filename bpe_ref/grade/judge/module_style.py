@@ -100,8 +100,9 @@ class ModuleStyle:
 
     def training_text(self):
         """(name, text) the merges are judged as a greedy BPE of, or None (judged as well formed):
-        of `text` and the module's other strings whose bytes hold the first merge's pair, the one
-        the merges replay on; none does: `text`, else the longest (a training text, not a demo's)."""
+        the first of `text` and the module's other strings that they replay on, else `text` when its
+        bytes hold the first merge's pair. Another string never fails them: a notebook's strings are
+        often not what it trained on (a paragraph reassigned, a file, chunks of a split)."""
         if not self.merges:
             return ("text", self.text) if self.text is not None else None
         named = ([("text", self.text)] if self.text is not None else []) + list((self.others or {}).items())
@@ -109,9 +110,7 @@ class ModuleStyle:
         for name, text in able:
             if replay([list(text.encode("utf-8"))], self.merges, 256 + len(self.merges)) is None:
                 return name, text
-        if able and able[0][0] == "text":
-            return able[0]
-        return max(able, key=lambda item: len(item[1]), default=None)
+        return able[0] if able and able[0][0] == "text" else None
 
     @staticmethod
     def missing(listed, results):
