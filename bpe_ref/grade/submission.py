@@ -15,8 +15,11 @@ from .judge.diagnosis import not_byte_level
 from .judge.display import call_text, show
 from .judge.engine import Result, run_exercise
 from .judge.module_style import ModuleStyle
-from .judge.variants import (MergesForVocab, MergesInOrder, ModuleTables, TablesFirst, reads_merges_list, tables_first,
-                             takes_merges)
+from .judge.built_in_split import ENCODE_PROBE, CANDIDATES, agrees_in_encoding, told
+from .judge.classes import mapped_exercise
+from .judge.shapes import Mapping
+from .judge.variants import (DropsPattern, MergesForVocab, MergesInOrder, ModuleTables, TablesFirst, reads_merges_list,
+                             tables_first, takes_merges)
 from .walls.sandbox import PROCESSES, Sandbox, SandboxCaller, exercise_deadline
 from .reading.reaching import UNREADABLE, parse, reaches_in, tainted
 from .reading.source import DEF_RE, UnreadableSubmission, names_in, read_submission
@@ -148,7 +151,8 @@ def grade_loaded(sandbox, cells, metadata, loaded, timeout, notes=None):
         elif exercises.REGISTRY[name].uses:
             results[name] = grade_combined(sandbox, name, timeout)
         elif name in defined:
-            results[name] = grade_defined(sandbox, name, defined[name], style, timeout, function_reads(cells, name))
+            results[name] = grade_defined(sandbox, name, defined[name], style, timeout, function_reads(cells, name),
+                                          as_written=name not in listed_exercises(metadata))
         elif name in written:
             results[name] = never_defined(name, cells[written[name]]["name"], sandbox.cell_reports.get(written[name]))
         else:
@@ -215,16 +219,17 @@ def withhold_reaching(results, cells):
 
 def _module_style_wanted(defined, metadata):
     """Whether the submission is in the module-level style: encode/decode of one argument, or
-    metadata that lists `merges` (a drill): True. "tables": module-level `merges` beside the
-    learner's own functions that take the tables as arguments (bpe_encode(text, merges)), what its
-    module-level loop trained for them to use (with a train function of its own, `merges` is that
-    function's demo output, no exercise). False otherwise."""
+    metadata that lists `merges` (a drill): True. "tables": module-level `merges` that its
+    module-level loop trained, for functions that take the tables as arguments (bpe_encode(text,
+    merges)) or for nothing yet (with a train function of its own, `merges` is that function's demo
+    output, no exercise). False otherwise."""
     one_argument = any(defined.get(n, {}).get("kind") == "callable" and defined[n].get("params") == 1
                        for n in ("encode", "decode"))
     own = {name: info for name, info in defined.items() if info.get("own")}
-    takes_tables = defined.get("merges", {}).get("kind") == "value" and not any(  # else a trainer's demo output
-        name.lower().startswith(("train", "fit", "learn")) for name in own) and any(
-        any(n.lower() == "merges" for n in info.get("names") or ()) for info in own.values())
+    # made at module level (no trainer of its own, whose demo output it would be): judged, whether
+    # functions take it as an argument (bpe_encode(text, merges)) or nothing reads it yet
+    takes_tables = defined.get("merges", {}).get("kind") == "value" and not any(
+        name.lower().startswith(("train", "fit", "learn")) for name in own)
     if "merges" not in defined:
         return False
     if one_argument or "merges" in metadata.get("exercises", []):
@@ -249,8 +254,9 @@ def read_module_style(sandbox, timeout):
     return ModuleStyle.read(get, others)
 
 
-def grade_defined(sandbox, name, info, style, timeout, reads=frozenset()):
-    """The Result of the function `name`, defined; `reads`: the module-level names its body reads."""
+def grade_defined(sandbox, name, info, style, timeout, reads=frozenset(), as_written=False):
+    """The Result of the function `name`, defined; `reads`: the module-level names its body reads.
+    `as_written`: the course did not ask for it (no workbook lists it), so a split of its own counts."""
     if info["kind"] == "reference":
         return Result(name, "reference", f"is the reference ({info['what']}), not your own code")
     if info["kind"] != "callable":
@@ -270,10 +276,30 @@ def grade_defined(sandbox, name, info, style, timeout, reads=frozenset()):
     layout = MergesForVocab if takes_merges(name, params) else TablesFirst if tables_first(name, params) else None
     if layout is None and reads_merges_list(name, params, caller.call):
         layout = MergesInOrder
+    if layout is None and as_written and (split := own_split(name, caller, timeout)):
+        return split
     if layout is None:
         return run_exercise(ex, caller, timeout)
     result = run_exercise(ex, layout(caller), timeout)  # a signature variant, in its own terms
     result.detail["exercise"] = f"graded as the course's {name} as written: {layout.how}"
+    return result
+
+
+def own_split(name, caller, timeout=10.0):
+    """The Result of an encode(text, merges) that splits the text with GPT-2's or GPT-4's pattern of
+    its own (a tutorial's function, not the course's 06 exercise), graded as encode_ordinary with it;
+    None when its answer on built_in_split's probe shows no split, or several."""
+    if name != "encode":
+        return None
+    reply = caller.call(ENCODE_PROBE)
+    pattern = told(agrees_in_encoding, reply.value) if reply.kind == "ok" else None
+    if not pattern:
+        return None
+    how = f"encode(text, merges), which splits the text as {CANDIDATES[pattern]} does"
+    ex = mapped_exercise(Mapping(name, "encode_ordinary", how, None, pattern=pattern))
+    result = run_exercise(ex, DropsPattern(caller), timeout)
+    result.detail["exercise"] = f"graded as the course's encode_ordinary (workbook 07_regex_splitting): {how}"
+    result.detail["course"] = "encode_ordinary"
     return result
 
 
