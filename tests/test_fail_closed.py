@@ -195,3 +195,16 @@ def test_the_fault_count(capsys):
     faults = len(FAULTS) + len(BAD_REPLIES) * 6 + len(JUDGING_PARTS) * len(JUDGED)
     print(f"fault injection: {faults} faults injected, 0 passes", file=sys.stderr)
     assert faults >= 60
+
+
+@pytest.mark.parametrize("after", ["decode", [1, 2], [None], ["x"] * 100_000])
+def test_a_forged_list_of_functions_made_after_a_failed_cell_is_refused(after):
+    """A failed cell's report may name the functions made after it (worker.define_the_rest): only a
+    short list of names is believed."""
+    from bpe_ref.grade.walls.replies import Malformed, cell_report
+
+    message = {"cell": 0, "status": "error", "type": "NameError", "message": "m", "kinds": [], "defined_after": after}
+    with pytest.raises(Malformed):
+        cell_report(message, 1)
+    index, report = cell_report({**message, "defined_after": ["decode"]}, 1)
+    assert report["defined_after"] == ["decode"]

@@ -316,18 +316,20 @@ NOTEBOOKS = {
     ]),
     "good_notebook_data_file_missing.ipynb": ({}, [
         Md("# Right: a lecture follow-along whose training cell reads a data file that was not handed in, so "
-           "`merges` and `vocab` are never made. encode(text) and decode(ids) read them as module-level names: "
-           "they are graded with the course's tables set there. The file is not passed: part of it did not run.\n\n"
+           "`merges` and `vocab` are never made, and the cell that builds `vocab` stops before its `def decode`. "
+           "decode is still made from that cell, and encode(text) and decode(ids), which read the tables as "
+           "module-level names, are graded with the course's tables set there. The file is not passed: part of "
+           "it did not run.\n\n"
            "expect: get_stats pass, merge pass, encode pass, decode pass\n"
            "file: not passed\n"
-           "shows: encode the course's merges and vocab set as the module-level `merges` and `vocab` it reads"),
+           "shows: encode the course's merges and vocab set as the module-level `merges` and `vocab` it reads\n"
+           "shows: notes the functions after that line were still made, and graded: decode"),
         GET_STATS,
         MERGE,
         READ_DATA,
         TRAIN_AT_TOP,
-        VOCAB_AT_TOP,
+        VOCAB_AT_TOP + "\n\n\n" + DECODE_GLOBAL,  # as the lecture writes it: the loop fails before the def
         ENCODE_GLOBAL,
-        DECODE_GLOBAL,
     ]),
     "bug_notebook_data_file_missing_strict_decode.ipynb": ({}, [
         Md("# BUG: the same notebook, its data file missing too, but decode decodes strictly: ids whose bytes "

@@ -129,6 +129,11 @@ def cell_report(message, cells):
     if "line" in message:
         line = message["line"]
         report["line"] = line if type(line) is int else text(line, "line")
+    if "defined_after" in message:  # functions made after the cell raised (worker.define_the_rest)
+        after = message["defined_after"]
+        if not isinstance(after, list) or len(after) > NAMES:
+            raise Malformed("defined_after is not a short list of names")
+        report["defined_after"] = [text(name, "a defined name", optional=False) for name in after]
     return index, report
 
 
