@@ -86,7 +86,9 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
     if splits and "encode" in roles and "register" in roles:
         method, register = roles["encode"][0], roles["register"][0]
         if takes_allowed(roles["encode"][1]):
-            mappings.append(Mapping(f"{cls}.{method}", "encode_special",
+            # its ordinary text is graded under encode's own name when no encode_ordinary stands beside it
+            name = f"{cls}.{method}" if ordinary_beside(roles) else f"{cls}.{method}:special_tokens"
+            mappings.append(Mapping(name, "encode_special",
                                     f".{register}(special_tokens), then .{method}(text, allowed_special) "
                                     f"(.{method}(text) when nothing is allowed)" + told,
                                     minbpe_special(cls, method, register, attrs, regex_style), asserts=True,
