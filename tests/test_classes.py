@@ -42,7 +42,8 @@ def test_shapes_by_what_methods_accept_whatever_the_class_is_called():
     }
     found = mapped(defined, probe=lambda *args: {"merges": {(97, 97): 256}})
     assert found == {("Mine.fit", "train_regex"), ("Mine.encode_ordinary", "encode_ordinary"),
-                     ("Mine.encode", "encode_special"), ("Mine.decode", "decode"),
+                     ("Mine.encode", "encode_ordinary"), ("Mine.encode:special_tokens", "encode_special"),
+                     ("Mine.decode", "decode"),
                      ("Bytes.encode", "encode_ordinary"), ("Bytes.encode:special_tokens", "encode_special"),
                      ("Bytes.encode_iterable", "encode_ordinary"), ("Bytes.decode", "decode"),
                      ("bpe_from_file", "train_regex")}

@@ -67,6 +67,7 @@ ORDINARY = [
     'def decode(ids, texts):\n    return b"".join(eval(texts[i]) for i in ids)\n',
     'model.eval()\n',  # a model's evaluation mode, no code run
     'class T:\n    def __init__(self):\n        self.merges = {}\n    def get(self, name):\n        return getattr(self, name)\n',
+    'import cProfile\nimport __main__\nimport regex as re\n',  # CS336 code that imports __main__ and never names it
 ]
 
 
@@ -87,6 +88,15 @@ def test_a_helper_that_reaches_taints_the_exercise_that_uses_it_and_no_other():
                               "def get_stats(ids):\n    return {}\n"])
     assert tainted(found, uses, "merge").what == "gc.get_objects"
     assert tainted(found, uses, "get_stats") is None
+
+
+@pytest.mark.parametrize("cells", [["import __main__ as m\n", "def f():\n    return m.calling\n"],
+                                   ["import __main__\n", "keep = __main__\n"],
+                                   ["import ctypes\n", "def f():\n    return ctypes\n"]])
+def test_a_module_imported_in_one_cell_and_named_in_another_is_reaching(cells):
+    """An import is flagged once any cell names what it bound; only an import no code names is let be."""
+    found, uses = reaches_in(cells)
+    assert found.get(None), cells
 
 
 def test_code_too_deep_for_the_parser_is_code_that_cannot_be_read():

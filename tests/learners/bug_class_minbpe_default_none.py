@@ -3,8 +3,8 @@ encodes special-token text as ordinary text. With nothing allowed (tiktoken's de
 course's) a special token in the text must be refused. With a set, the tokens it leaves out are
 ordinary text, as minbpe does: that part is right.
 
-expect: RegexTokenizer.train pass, RegexTokenizer.decode pass, RegexTokenizer.encode_ordinary pass, RegexTokenizer.encode fail, replace_pair pass, pair_counts pass, RegexTokenizer._encode_piece pass
-cause: RegexTokenizer.encode no_raise
+expect: RegexTokenizer.train pass, RegexTokenizer.decode pass, RegexTokenizer.encode_ordinary pass, RegexTokenizer.encode pass, RegexTokenizer.encode:special_tokens fail, replace_pair pass, pair_counts pass, RegexTokenizer._encode_piece pass
+cause: RegexTokenizer.encode:special_tokens no_raise
 """
 
 import regex

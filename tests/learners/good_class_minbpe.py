@@ -2,7 +2,7 @@
 are stubs, BasicTokenizer, RegexTokenizer with register_special_tokens), with module-level
 get_stats and merge, and no adapter: every method is graded under its own name.
 
-expect: get_stats pass, merge pass, BasicTokenizer.train pass, BasicTokenizer.decode pass, BasicTokenizer.encode pass, RegexTokenizer.train pass, RegexTokenizer.decode pass, RegexTokenizer.encode_ordinary pass, RegexTokenizer.encode pass, RegexTokenizer._encode_chunk pass
+expect: get_stats pass, merge pass, BasicTokenizer.train pass, BasicTokenizer.decode pass, BasicTokenizer.encode pass, RegexTokenizer.train pass, RegexTokenizer.decode pass, RegexTokenizer.encode_ordinary pass, RegexTokenizer.encode pass, RegexTokenizer.encode:special_tokens pass, RegexTokenizer._encode_chunk pass
 shows: RegexTokenizer.train graded as the course's train_regex
 """
 import regex

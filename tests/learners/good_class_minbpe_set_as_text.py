@@ -4,7 +4,7 @@ set; a set names the special tokens to keep, and every other one is encoded as o
 tiktoken does with disallowed_special=(). Anything else (a frozenset) is refused with ValueError.
 Right in its own terms: none of this may be failed.
 
-expect: RegexTokenizer.train pass, RegexTokenizer.decode pass, RegexTokenizer.encode_ordinary pass, RegexTokenizer.encode pass, replace_pair pass, pair_counts pass, RegexTokenizer._encode_piece pass
+expect: RegexTokenizer.train pass, RegexTokenizer.decode pass, RegexTokenizer.encode_ordinary pass, RegexTokenizer.encode pass, RegexTokenizer.encode:special_tokens pass, replace_pair pass, pair_counts pass, RegexTokenizer._encode_piece pass
 """
 
 import regex

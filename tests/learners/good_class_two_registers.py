@@ -3,7 +3,7 @@ numbers a set of tokens itself (after the vocab), and register_special_tokens ta
 minbpe's. The course gives the ids, so the grader must grade encode through the method that
 keeps them, whichever comes first in the class.
 
-expect: Splitter.train pass, Splitter.encode_ordinary pass, Splitter.encode pass, Splitter.decode pass, fuse pass
+expect: Splitter.train pass, Splitter.encode_ordinary pass, Splitter.encode pass, Splitter.encode:special_tokens pass, Splitter.decode pass, fuse pass
 """
 
 import regex

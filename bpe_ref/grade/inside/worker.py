@@ -135,6 +135,7 @@ class Worker:
         self.labels = {}  # cell file name -> the cell as the learner sees it
         self.module = None
         self.ns = {}
+        self.notebook = True
 
     def make_module(self, name, file=None):
         """The learner's namespace as Python gives one to any module: a module object registered in
@@ -184,7 +185,8 @@ class Worker:
         report = {"status": {"ok": "ok", "raised": "error"}.get(status, status), "printed": outcome.get("printed", 0)}
         if status == "raised":
             report.update(outcome["raised"])
-            report["defined_after"] = self.define_the_rest(source, filename, seconds)
+            if self.notebook:  # a .py that raises at import defines nothing more, as Python loads it
+                report["defined_after"] = self.define_the_rest(source, filename, seconds)
         elif status in ("reference", "exit", "not_implemented"):
             report["what"] = str(outcome[status])
         return report
@@ -216,6 +218,7 @@ class Worker:
 
     def load(self, cells, skip, seconds, module="__main__", file=None):
         self.make_module(module, file)  # a .py is loaded as on import: its __main__ block does not run
+        self.notebook = module == "__main__"  # cells of a notebook; a .py is loaded under its own name
         for index, cell in enumerate(cells):
             if index in skip:
                 self.send({"cell": index, "status": "skipped"})

@@ -72,20 +72,24 @@ def split_finder(sandbox, deadline):
     and `encode` are method names (or None); merges_of(answer, text) reads the merges from what
     training answered (its attributes, or what it returned), and setting(merges) gives the
     attributes that hand it merges (both in the class's own layout: minbpe_style)."""
-    def find(cls, train, encode, merges_of, setting, sized=False, returns=False):
+    def find(cls, train, encode, merges_of, setting, sized=False, returns=False, pattern=None):
+        """`pattern`: made as Cls(pattern), for a class that takes one (does it split with it?)."""
         trained = encoded = None
+        made = [pattern] if pattern is not None else []
         if train:  # `returns`: train returns the merges instead of keeping them
             text, size = TRAIN_PROBE
-            init_args, given = ([size], [text]) if sized else ([], [text, size])
+            init_args, given = ([size], [text]) if sized else (made, [text, size])
             read = {} if returns else {"read": "*"}
             reply = object_call(sandbox, cls, deadline, init=wired(init_args), call=[train, wired(given)], **read)
             if reply.kind == "ok":
                 trained = told(agrees_in_training, merges_of(reply.value, text))
         if encode:
             text, merges = ENCODE_PROBE
-            reply = object_call(sandbox, cls, deadline, init=wired([256 + len(merges)] if sized else []),
+            reply = object_call(sandbox, cls, deadline, init=wired([256 + len(merges)] if sized else made),
                                 set=wired(setting(merges)), call=[encode, wired([text])])
             if reply.kind == "ok":
                 encoded = told(agrees_in_encoding, reply.value)
+        if pattern is not None:  # a split it was not given, or none told
+            return (trained or encoded or NO_SPLIT), ""
         return choose(cls, trained, encoded)
     return find

@@ -8,7 +8,8 @@ import dataclasses
 
 import regex
 
-from .built_in_split import NO_SPLIT
+from .built_in_split import CANDIDATES, NO_SPLIT
+from .exercises.common import CHARACTERS_PATTERN
 from .diagnosis import is_pair_dict, not_byte_level
 from .engine import GraderSide
 from .exercises.w06_encoding import ranked_vocab
@@ -55,6 +56,11 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
                                lambda merges: values_for(attrs, merges, ranked_vocab(merges)), sized=sized,
                                returns=returns)
         told = f" ({told})" if built_in else ""
+    if split is not None and regex_style:  # handed one character a chunk, does it split as GPT-2/4 all the same?
+        built_in, _ = split(cls, trains, ordinary and ordinary[0], trained_reader(attrs, returns),
+                            lambda merges: values_for(attrs, merges, ranked_vocab(merges)), returns=returns,
+                            pattern=CHARACTERS_PATTERN)
+        told = f" (it splits as {CANDIDATES[built_in]} does, whatever pattern it is given)" if built_in else ""
     splits, pattern = regex_style or bool(built_in), built_in or None
     if trains:
         method = trains
@@ -73,7 +79,8 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
         exercise = "encode_ordinary" if splits else "encode"
         mappings.append(Mapping(f"{cls}.{ordinary[0]}", exercise,
                                 f"{set_words(attrs, 'merges')}, then .{ordinary[0]}(text)" + told,
-                                minbpe_encode(cls, ordinary[0], regex_style, attrs, sized), pattern=pattern,
+                                minbpe_encode(cls, ordinary[0], regex_style, attrs, sized,
+                                              allowing=takes_allowed(ordinary[1])), pattern=pattern,
                                 refuses_specials=ordinary[0] == roles.get("encode", ("",))[0] and takes_allowed(ordinary[1])))
     for method, params in extra:  # a chunk's encoder (encode_chunk) is the plain encode on its one chunk
         one_chunk = any(w in method.lower() for w in CHUNK_WORDS)
@@ -86,9 +93,13 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
     if splits and "encode" in roles and "register" in roles:
         method, register = roles["encode"][0], roles["register"][0]
         if takes_allowed(roles["encode"][1]):
-            # its ordinary text is graded under encode's own name when no encode_ordinary stands beside it
-            name = f"{cls}.{method}" if ordinary_beside(roles) else f"{cls}.{method}:special_tokens"
-            mappings.append(Mapping(name, "encode_special",
+            # encode itself on ordinary text is graded under its own name, beside encode_ordinary too
+            if ordinary_beside(roles):
+                mappings.append(Mapping(f"{cls}.{method}", "encode_ordinary",
+                                        f"{set_words(attrs, 'merges')}, then .{method}(text)" + told,
+                                        minbpe_encode(cls, method, regex_style, attrs, sized, allowing=True),
+                                        pattern=pattern, refuses_specials=True))
+            mappings.append(Mapping(f"{cls}.{method}:special_tokens", "encode_special",
                                     f".{register}(special_tokens), then .{method}(text, allowed_special) "
                                     f"(.{method}(text) when nothing is allowed)" + told,
                                     minbpe_special(cls, method, register, attrs, regex_style), asserts=True,
@@ -206,16 +217,21 @@ def takes_ids(param):
     return "byte" in lowered or not any(w in lowered for w in TEXT_WORDS)
 
 
-def minbpe_encode(cls, method, regex_style, attrs, sized=False, as_ids=False):
-    """encode(text) on a fresh object holding the merges; `as_ids`: handed the text's bytes as ids."""
+def minbpe_encode(cls, method, regex_style, attrs, sized=False, as_ids=False, allowing=False):
+    """encode(text) on a fresh object holding the merges; `as_ids`: handed the text's bytes as ids.
+    `allowing`: an encode(text, allowed_special) with no default is called with minbpe's "none_raise"."""
     def call(sandbox, args, deadline, rule):
         text, merges, *rest = args
         # a chunk's encoder is graded as the plain encode, given no pattern: its class gets one it never uses
         init = [256 + len(merges)] if sized else (rest or [GPT2_SPLIT_PATTERN]) if regex_style else []
         given = list(text.encode("utf-8")) if as_ids else text
-        return object_call(sandbox, cls, deadline, rule, init=wired(init),
-                           set=wired(values_for(attrs, merges, ranked_vocab(merges))),
-                           call=[method, wired([given])])
+
+        def encode(arguments):
+            return object_call(sandbox, cls, deadline, rule, init=wired(init),
+                               set=wired(values_for(attrs, merges, ranked_vocab(merges))),
+                               call=[method, wired(arguments)])
+        reply = encode([given])
+        return encode([given, "none_raise"]) if allowing and missing_argument(reply) else reply
     return call
 
 

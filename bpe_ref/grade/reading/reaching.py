@@ -79,8 +79,13 @@ def reaches(source):
     tree = parse(source)
     if tree is None or tree is UNREADABLE:
         return [] if tree is None else [UNREADABLE]
-    reader = Reader(tree)
+    reader = Reader(tree, names_used([tree]))
     return reader.read(tree)
+
+
+def names_used(trees):
+    """Every name read anywhere in `trees`: a module imported and never named again is unreachable."""
+    return {node.id for tree in trees for node in ast.walk(tree) if isinstance(node, ast.Name)}
 
 
 def reaches_in(sources):
@@ -88,14 +93,15 @@ def reaches_in(sources):
     None; {top-level name: the top-level names its code uses}): what each function or class does,
     and which helpers it leans on."""
     found, uses = {}, {}
-    for source in sources:
-        tree = parse(source)
+    trees = [parse(source) for source in sources]
+    used = names_used([tree for tree in trees if tree is not None and tree is not UNREADABLE])
+    for tree in trees:
         if tree is None:
             continue
         if tree is UNREADABLE:
             found.setdefault(None, []).append(UNREADABLE)
             continue
-        reader = Reader(tree)
+        reader = Reader(tree, used)
         for node in tree.body:
             name = node.name if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else None
             found.setdefault(name, []).extend(reader.read(node))
@@ -122,7 +128,8 @@ def tainted(found, uses, name):
 class Reader:
     """Walks a tree iteratively (a deep expression cannot exhaust the grader's stack)."""
 
-    def __init__(self, tree):
+    def __init__(self, tree, used=frozenset()):
+        self.used = used  # names read anywhere in the submission (names_used)
         self.modules = {}  # local name -> the module it stands for (import gc as g), from the whole tree
         for node in ast.walk(tree):  # iterative: no recursion however deep the tree
             if isinstance(node, ast.Import):
@@ -166,7 +173,9 @@ class Reader:
     def imported(self, module, asname, line):
         root = module.split(".")[0]
         self.modules[asname or root] = module if asname else root
-        if root in MODULE_REACH and "*" in MODULE_REACH[root]:
+        # reached only through its name: an import no code names again (CS336 code that imports
+        # __main__ and never uses it) reaches nothing; any use, an alias's too, is flagged
+        if root in MODULE_REACH and "*" in MODULE_REACH[root] and (asname or root) in self.used:
             return [Reach(line, f"import {module}")]
         return []
 
