@@ -256,7 +256,7 @@ def test_a_submission_that_dies_while_loading_does_not_pass():
 
 def test_the_table_says_why_a_mutating_merge_fails():
     out = io.StringIO()
-    print_table(graded("bug_merge_mutates.py"), out=out)
+    print_table(graded("bug_merge_mutates_04_naive_bpe.ipynb"), out=out)
     assert "changed the list" in out.getvalue()
 
 

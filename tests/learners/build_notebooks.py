@@ -188,6 +188,14 @@ WORKBOOK_DECODE = '''def decode(ids):
     return text'''
 
 
+MERGE_IN_PLACE = '''def merge(ids, pair, idx):
+    i = 0
+    while i < len(ids) - 1:
+        if ids[i] == pair[0] and ids[i + 1] == pair[1]:
+            ids[i:i + 2] = [idx]
+        i += 1
+    return ids'''
+
 READ_DATA = '''with open("data/shakespeare.txt", encoding="utf-8") as f:
     text = f.read()'''
 
@@ -348,6 +356,15 @@ NOTEBOOKS = {
         Md("# The course metadata was edited by hand into a string: the notebook is still a submission.\n\n"
            "expect: get_stats pass"),
         GET_STATS,
+    ]),
+    "bug_merge_mutates_04_naive_bpe.ipynb": ({"exercises": ["get_stats", "merge"]}, [
+        Md("# 04 · Naive BPE, a learner's copy\nBUG in merge: the right answer, but it rewrites the caller's list "
+           "in place. The workbook asks for a new list, so in its copy that fails (the same merge in a file of the "
+           "learner's own passes: good_merge_in_place_own_code.py).\n\n"
+           "expect: get_stats pass, merge fail, train missing\n"
+           "cause: merge in_place"),
+        GET_STATS,
+        MERGE_IN_PLACE,
     ]),
     "hostile_stubs_04_naive_bpe.ipynb": ({"exercises": ["get_stats", "merge", "train", "encode", "decode"]}, [
         Md("# A learner copy of workbook 04 half done: nbgrader-style stubs are `missing`, never `error`; so is "

