@@ -556,9 +556,28 @@ def test_saving_a_solution_is_refused_with_a_message(lab, page):
     shut_down_kernels(base)
 
 
+# jupyter_server's own race (jupyter-server/jupyter_server#1265, open): a page's websocket that
+# reaches a kernel the test has just shut down finds no connection object. Seen on a busy machine;
+# nothing of the course is in its traceback, so that one entry is not the course's error.
+UPSTREAM_RACE = re.compile(r"^\[E [^\n]*Uncaught exception GET /api/kernels/[^\n]*/channels[^\n]*\n"
+                           r"(?:(?!\[[IWEDC] )[^\n]*\n)*?[^\n]*'NoneType' object has no attribute "
+                           r"'kernel_ws_protocol'\n", re.MULTILINE)
+
+
 def test_the_server_log_has_no_errors(lab):
     base, workspace, log_path = lab
     time.sleep(2)  # let the last page's websockets close
-    log = log_path.read_text(encoding="utf-8")
+    log = UPSTREAM_RACE.sub("", log_path.read_text(encoding="utf-8"))
     problems = LOG_PROBLEMS.findall(log)
     assert not problems, log
+
+
+def test_only_jupyter_servers_own_race_is_set_aside():
+    race = ("[E 2026-11-28 11:03:29.877 ServerApp] Uncaught exception GET /api/kernels/79/channels?session_id=d1 (127.0.0.1)\n"
+            "    HTTPServerRequest(protocol='http')\n    Traceback (most recent call last):\n"
+            "      File \"websocket.py\", line 88, in select_subprotocol\n"
+            "    AttributeError: 'NoneType' object has no attribute 'kernel_ws_protocol'\n")
+    other = "[E 2026-11-28 11:03:30.000 ServerApp] Uncaught exception GET /api/contents (127.0.0.1)\n    Traceback\n"
+    assert not LOG_PROBLEMS.findall(UPSTREAM_RACE.sub("", race))
+    assert LOG_PROBLEMS.findall(UPSTREAM_RACE.sub("", race + other))
+    assert LOG_PROBLEMS.findall(UPSTREAM_RACE.sub("", other + race.replace("kernel_ws_protocol", "course")))
