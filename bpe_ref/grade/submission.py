@@ -138,6 +138,7 @@ def grade_loaded(sandbox, cells, metadata, loaded, timeout, notes=None):
     word_level = style is not None and not_byte_level({"merges": style.merges})
     if word_level and notes is not None:  # merges of strings: a word-level BPE, no byte-level exercise
         notes.append(f"merges and what reads it (encode, decode of one argument): not graded, {word_level}")
+    reads = function_reads(cells)
     for name in graded_names(cells, metadata, defined):
         if word_level and name in ("encode", "decode") and defined.get(name, {}).get("params") == 1:
             continue
@@ -151,7 +152,7 @@ def grade_loaded(sandbox, cells, metadata, loaded, timeout, notes=None):
         elif exercises.REGISTRY[name].uses:
             results[name] = grade_combined(sandbox, name, timeout)
         elif name in defined:
-            results[name] = grade_defined(sandbox, name, defined[name], style, timeout, function_reads(cells, name),
+            results[name] = grade_defined(sandbox, name, defined[name], style, timeout, reads.get(name, frozenset()),
                                           as_written=name not in listed_exercises(metadata))
         elif name in written:
             results[name] = never_defined(name, cells[written[name]]["name"], sandbox.cell_reports.get(written[name]))
@@ -434,24 +435,23 @@ def definitions_in(source):
 def read_by_functions(cells):
     """Global names the learner's functions and classes read (free names of their bodies): a value
     bound at top level for them (merges, a pattern) is part of what the file defines."""
-    names = set()
+    return set().union(*(free_names(node) for node in top_level_defs(cells, ast.ClassDef)))
+
+
+def function_reads(cells):
+    """{name: the free names of its body} for each top-level def in the learner's cells; a function
+    defined again keeps its last definition's."""
+    return {node.name: frozenset(free_names(node)) for node in top_level_defs(cells)}
+
+
+def top_level_defs(cells, *also):
+    """The top-level defs (and nodes of the kinds `also`) of the learner's cells, in order."""
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, *also)
     for cell in cells:
         tree = parse(cell["source"]) if not cell.get("course") else None
         for node in tree.body if tree is not None and tree is not UNREADABLE else ():
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                names |= free_names(node)
-    return names
-
-
-def function_reads(cells, name):
-    """The free names of the last top-level `def name` in the learner's cells (empty when none)."""
-    found = frozenset()
-    for cell in cells:
-        tree = parse(cell["source"]) if not cell.get("course") else None
-        for node in tree.body if tree is not None and tree is not UNREADABLE else ():
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
-                found = frozenset(free_names(node))
-    return found
+            if isinstance(node, kinds):
+                yield node
 
 
 def free_names(node):

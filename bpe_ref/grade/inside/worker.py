@@ -180,7 +180,7 @@ class Worker:
             code = compile(source, filename, "exec")
         except SyntaxError as e:
             return {"status": "syntax", "line": e.lineno, "message": e.msg, "text": (e.text or "").strip()[:200]}
-        outcome = self.run(lambda: calling.invoke(lambda: exec(code, self.ns), seconds, self.label_of))
+        outcome = self.execute(code, seconds)
         status = next(iter(outcome))
         report = {"status": {"ok": "ok", "raised": "error"}.get(status, status), "printed": outcome.get("printed", 0)}
         if status == "raised":
@@ -200,15 +200,14 @@ class Worker:
                      and not self.made_here(node, filename)]
         if not unreached:
             return []
-        imports = [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
-        for node in imports:  # each on its own: one missing package must not keep the rest away
-            module = ast.Module(body=[node], type_ignores=[])
-            self.run(lambda: calling.invoke(lambda: exec(compile(module, filename, "exec"), self.ns), seconds,
-                                            self.label_of))
-        module = ast.Module(body=unreached, type_ignores=[])
-        self.run(lambda: calling.invoke(lambda: exec(compile(module, filename, "exec"), self.ns), seconds,
-                                        self.label_of))
+        imports = [[node] for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
+        for body in imports + [unreached]:  # each import on its own: one missing package must not keep the rest away
+            self.execute(compile(ast.Module(body=body, type_ignores=[]), filename, "exec"), seconds)
         return [node.name for node in unreached if self.made_here(node, filename)]
+
+    def execute(self, code, seconds):
+        """Run compiled learner code in the submission's namespace, through calling.py: its outcome."""
+        return self.run(lambda: calling.invoke(lambda: exec(code, self.ns), seconds, self.label_of))
 
     def made_here(self, node, filename):
         """Whether the namespace holds the function `node` defines, made from this very cell."""

@@ -90,6 +90,8 @@ def split_finder(sandbox, deadline):
             if reply.kind == "ok":
                 encoded = told(agrees_in_encoding, reply.value)
         if pattern is not None:  # a split it was not given, or none told
-            return (trained or encoded or NO_SPLIT), ""
+            found = trained or encoded
+            return (found, f"it splits as {CANDIDATES[found]} does, whatever pattern it is given") if found \
+                else (NO_SPLIT, "")
         return choose(cls, trained, encoded)
     return find

@@ -8,7 +8,7 @@ import dataclasses
 
 import regex
 
-from .built_in_split import CANDIDATES, NO_SPLIT
+from .built_in_split import NO_SPLIT
 from .exercises.common import CHARACTERS_PATTERN
 from .diagnosis import is_pair_dict, not_byte_level
 from .engine import GraderSide
@@ -50,17 +50,12 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
                 return []  # trains something, but not pairs of ids: not a tokenizer
         trains = method
     ordinary = roles.get("encode_ordinary") or roles.get("encode")
-    built_in, told = NO_SPLIT, ""  # a split the class has built in, though its constructor takes no pattern
-    if split is not None and not regex_style:
+    built_in, told = NO_SPLIT, ""  # a split the class has built in: with no pattern parameter, or despite one
+    if split is not None:  # a class that takes a pattern is handed one character a chunk: does it still split?
         built_in, told = split(cls, trains, ordinary and ordinary[0], trained_reader(attrs, returns),
                                lambda merges: values_for(attrs, merges, ranked_vocab(merges)), sized=sized,
-                               returns=returns)
+                               returns=returns, pattern=CHARACTERS_PATTERN if regex_style else None)
         told = f" ({told})" if built_in else ""
-    if split is not None and regex_style:  # handed one character a chunk, does it split as GPT-2/4 all the same?
-        built_in, _ = split(cls, trains, ordinary and ordinary[0], trained_reader(attrs, returns),
-                            lambda merges: values_for(attrs, merges, ranked_vocab(merges)), returns=returns,
-                            pattern=CHARACTERS_PATTERN)
-        told = f" (it splits as {CANDIDATES[built_in]} does, whatever pattern it is given)" if built_in else ""
     splits, pattern = regex_style or bool(built_in), built_in or None
     if trains:
         method = trains

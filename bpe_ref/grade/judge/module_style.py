@@ -80,8 +80,7 @@ class ModuleStyle:
             problem = replay([list(text.encode("utf-8"))], self.merges, vocab_size)
             done = f"{len(self.merges)} merges, the drill's training of its text to vocab_size={vocab_size}"
         elif problem is None and (trained := self.training_text()) is not None:
-            name, text = trained
-            problem = replay([list(text.encode("utf-8"))], self.merges, 256 + len(self.merges))
+            name, problem = trained
             done = f"{len(self.merges)} merges, a greedy BPE of `{name}`"
         else:
             done = f"{len(self.merges)} well-formed merges"
@@ -99,18 +98,26 @@ class ModuleStyle:
         return first in set(zip(ids, ids[1:])) and replay_problem(len(ids), self.merges) is None
 
     def training_text(self):
-        """(name, text) the merges are judged as a greedy BPE of, or None (judged as well formed):
-        the first of `text` and the module's other strings that they replay on, else `text` when its
-        bytes hold the first merge's pair. Another string never fails them: a notebook's strings are
-        often not what it trained on (a paragraph reassigned, a file, chunks of a split)."""
-        if not self.merges:
-            return ("text", self.text) if self.text is not None else None
+        """(name, what is wrong, or None) of the text the merges are judged as a greedy BPE of, or
+        None (judged as well formed): the first of `text` and the module's other strings that they
+        replay on, else `text` when its bytes hold the first merge's pair. Another string never
+        fails them: a notebook's strings are often not what it trained on (a paragraph reassigned,
+        a file, chunks of a split)."""
         named = ([("text", self.text)] if self.text is not None else []) + list((self.others or {}).items())
-        able = [(name, text) for name, text in named if self._could_train(text)]
-        for name, text in able:
-            if replay([list(text.encode("utf-8"))], self.merges, 256 + len(self.merges)) is None:
-                return name, text
-        return able[0] if able and able[0][0] == "text" else None
+        if not self.merges:
+            return ("text", self._replayed(self.text)) if self.text is not None else None
+        first = None
+        for name, text in named:
+            if self._could_train(text):
+                problem = self._replayed(text)
+                if problem is None:
+                    return name, None
+                first = first or (name, problem)
+        return first if first and first[0] == "text" else None
+
+    def _replayed(self, text):
+        """What replaying the merges as a greedy BPE of `text` finds wrong, or None."""
+        return replay([list(text.encode("utf-8"))], self.merges, 256 + len(self.merges))
 
     @staticmethod
     def missing(listed, results):
