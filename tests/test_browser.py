@@ -556,28 +556,52 @@ def test_saving_a_solution_is_refused_with_a_message(lab, page):
     shut_down_kernels(base)
 
 
-# jupyter_server's own race (jupyter-server/jupyter_server#1265, open): a page's websocket that
-# reaches a kernel the test has just shut down finds no connection object. Seen on a busy machine;
-# nothing of the course is in its traceback, so that one entry is not the course's error.
-UPSTREAM_RACE = re.compile(r"^\[E [^\n]*Uncaught exception GET /api/kernels/[^\n]*/channels[^\n]*\n"
-                           r"(?:(?!\[[IWEDC] )[^\n]*\n)*?[^\n]*'NoneType' object has no attribute "
-                           r"'kernel_ws_protocol'\n", re.MULTILINE)
+# jupyter_server's own race (jupyter-server/jupyter_server#1265, open; a fix is proposed in #1696):
+# a page's websocket that reaches a kernel the test has just shut down finds its connection already
+# closed: `self.connection` is None, or tornado's stream is. Seen on busy machines, in more than one
+# of its forms. An entry is set aside only when its last frame is the server's websocket code.
+CLOSED_SOCKET = re.compile(r"(?:AttributeError: 'NoneType' object has no attribute '\w+'"
+                           r"|WebSocketClosedError|StreamClosedError[^\n]*)\s*$")
+LAST_FRAME = re.compile(r'File "([^"]+)"[^\n]*\n(?:(?! *File ")[^\n]*\n?)*$')
+
+
+def is_upstream_race(entry):
+    """True for the server's closed-websocket race: no frame of the course's, a websocket's last."""
+    last = LAST_FRAME.search(entry)
+    return bool(last and CLOSED_SOCKET.search(entry) and "bpe_ref" not in entry
+                and re.search(r"(^|/)(websocket|connection|base_handler)\.py$|/tornado/", last.group(1)))
+
+
+def log_entries(log):
+    """The server log's entries: a level line such as `[E ...]` and the lines under it."""
+    return re.split(r"\n(?=\[[IWEDC] )", log)
 
 
 def test_the_server_log_has_no_errors(lab):
     base, workspace, log_path = lab
     time.sleep(2)  # let the last page's websockets close
-    log = UPSTREAM_RACE.sub("", log_path.read_text(encoding="utf-8"))
-    problems = LOG_PROBLEMS.findall(log)
-    assert not problems, log
+    problems = log_problems(log_path.read_text(encoding="utf-8"))
+    assert not problems, "\n".join(problems)
+
+
+def log_problems(log):
+    """The log's entries that hold an error, jupyter_server's own race set aside."""
+    return [entry.strip("\n") for entry in log_entries(log)
+            if LOG_PROBLEMS.search(entry) and not is_upstream_race(entry)]
 
 
 def test_only_jupyter_servers_own_race_is_set_aside():
     race = ("[E 2026-11-28 11:03:29.877 ServerApp] Uncaught exception GET /api/kernels/79/channels?session_id=d1 (127.0.0.1)\n"
             "    HTTPServerRequest(protocol='http')\n    Traceback (most recent call last):\n"
-            "      File \"websocket.py\", line 88, in select_subprotocol\n"
+            "      File \"/v/jupyter_server/services/kernels/websocket.py\", line 88, in select_subprotocol\n"
+            "        preferred_protocol = self.connection.kernel_ws_protocol\n"
             "    AttributeError: 'NoneType' object has no attribute 'kernel_ws_protocol'\n")
+    closed = ("[I 2026-11-28 11:03:29.000 ServerApp] Connecting to kernel 79.\nFuture exception was never retrieved\n"
+              "Traceback (most recent call last):\n  File \"/v/tornado/websocket.py\", line 1090, in wrapper\n"
+              "    raise WebSocketClosedError()\ntornado.websocket.WebSocketClosedError\n")
     other = "[E 2026-11-28 11:03:30.000 ServerApp] Uncaught exception GET /api/contents (127.0.0.1)\n    Traceback\n"
-    assert not LOG_PROBLEMS.findall(UPSTREAM_RACE.sub("", race))
-    assert LOG_PROBLEMS.findall(UPSTREAM_RACE.sub("", race + other))
-    assert LOG_PROBLEMS.findall(UPSTREAM_RACE.sub("", other + race.replace("kernel_ws_protocol", "course")))
+    ours = race.replace("/v/jupyter_server/services/kernels/websocket.py", "/v/bpe_ref/course/lab.py")
+    assert log_problems(race + closed) == []
+    assert log_problems(race + other) == [other.rstrip("\n")]
+    assert log_problems(ours + race) == [ours.rstrip("\n")]
+    assert log_problems(race.replace("AttributeError: 'NoneType'", "KeyError: 'x'"))
