@@ -222,6 +222,18 @@ def static_methods(cls):
     return statics
 
 
+def class_methods(cls):
+    """A class's own class methods as {name: [parameter names after cls]}: a constructor of
+    another kind, such as CS336's from_files(vocab_filepath, merges_filepath, special_tokens)."""
+    found = {}
+    for name in dict.fromkeys(name for klass in type.__getattribute__(cls, "__mro__") for name in vars(klass)):
+        member = inspect.getattr_static(cls, name, None)
+        if written(name) and isinstance(member, classmethod) \
+                and getattr(member.__func__, "__module__", None) == cls.__module__:
+            found[name] = param_names(member.__func__)[1:]
+    return found
+
+
 def stub_methods(cls):
     """The methods of a class that only raise NotImplementedError, or do nothing at all
     (`pass`, `...`, a docstring): an abstract base's, to be filled in by a subclass."""

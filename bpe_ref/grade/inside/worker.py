@@ -239,6 +239,7 @@ class Worker:
                                  "methods": calling.methods_of(obj), "stubs": calling.stub_methods(obj),
                                  "init_required": calling.required_params(obj),
                                  "statics": calling.static_methods(obj),
+                                 "classmethods": calling.class_methods(obj),
                                  "inherited": calling.inherited_methods(obj),
                                  "bases": calling.own_bases(obj, self.ns["__name__"])}
             elif callable(obj):
@@ -306,7 +307,13 @@ class Worker:
         "call": [method, args], "read": attr to return instead of the result (minbpe's train),
         "iterate": feed the first argument as an iterator and list the result (encode_iterable),
         "file": the first init argument is a text to hand over as a file's path (a trainer class
-        made with CS336's input_path)}."""
+        made with CS336's input_path), "files": [[name, bytes], ...] written to a private folder,
+        their paths put before the init arguments, "made_by": a class method that makes the
+        object instead of the class itself (CS336's from_files)}."""
+        if request.get("files"):
+            files = wire.from_wire(request["files"])
+            return self.in_folder(files, lambda paths: self.on_object(
+                {**request, "files": None, "init": wire.to_wire([*paths, *wire.from_wire(request["init"])])}))
         if request.get("file"):
             init = wire.from_wire(request["init"])
             return self.in_file(init[0], lambda path: self.on_object(
@@ -316,7 +323,9 @@ class Worker:
             return refusal
         refuses = byhand.refuser(request["rule"]) if request.get("rule") else None
         seconds = request.get("seconds")
-        made = self.run(lambda: calling.call(cls, wire.from_wire(request["init"]), seconds, self.label_of))
+        made_by = request.get("made_by")
+        made = self.run(lambda: calling.call(getattr(cls, made_by) if made_by else cls, wire.from_wire(request["init"]),
+                                             seconds, self.label_of))
         if "ok" not in made:
             return {**made, "step": "init"}
         obj = made["ok"]
@@ -356,6 +365,21 @@ class Worker:
             return run(f.name)
         finally:
             os.unlink(f.name)
+
+    def in_folder(self, files, run):
+        """run(paths) with each (name, bytes) of `files` written in a private folder, removed afterwards."""
+        import shutil
+        import tempfile
+        folder = tempfile.mkdtemp()
+        try:
+            paths = []
+            for name, data in files:
+                paths.append(os.path.join(folder, os.path.basename(name)))
+                with open(paths[-1], "wb") as f:
+                    f.write(data)
+            return run(paths)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
 
     def in_child(self):
         """In a process the learner's code forked (a multiprocessing pool's worker, say): the real

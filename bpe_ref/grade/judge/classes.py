@@ -16,6 +16,7 @@ from .built_in_split import split_finder
 from .registering import chosen, register_finder
 from .cs336_style import cs336_class, train_bpe_mapping, trainer_class_mapping
 from .engine import Result, run_exercise
+from .from_files import from_files_mapping, loader_of
 from .exercises import REGISTRY
 from .exercises.common import Mismatch, Raised
 from .exercises.w08_special_tokens import in_minbpe_terms, others_as_text
@@ -125,6 +126,8 @@ def find_mappings(defined, probe, split=None, keeps=None):
         if ((required >= 2 and not names_a_size(init[0])) or (takes_tables(init) and "train" not in roles)) \
                 and "encode" in roles and ("decode" in roles or "encode_iterable" in roles):
             found += cs336_class(cls, roles, init)  # CS336: Tokenizer(vocab, merges, special_tokens=None)
+            if loader := loader_of(defined[cls].get("classmethods")):  # and its from_files(vocab_filepath, ...)
+                found.append(from_files_mapping(cls, loader, roles["encode"][0]))
         elif required <= int(takes_pattern(init)) and ("train" in roles or {"encode", "decode"} <= set(roles)) \
                 and not sized_trainer(methods, roles, init):
             found += minbpe_class(cls, roles, init, probe, regex_style=takes_pattern(init), extra=extra, split=split)
@@ -198,7 +201,7 @@ class ClassCaller:
     def __init__(self, sandbox, mapping, deadline):
         self.sandbox, self.mapping, self.deadline = sandbox, mapping, deadline
 
-    def call(self, args, rule=None):
+    def call(self, args, rule=None, **_):  # a design's own `again` exercise answers twice in every reply
         return self.mapping.call(self.sandbox, args, self.deadline, rule)
 
     def measure(self, text, vocab_size):
@@ -210,9 +213,13 @@ class ClassCaller:
         return reply.value if reply.kind == "ok" else []
 
 
+def exercise_of(mapping):
+    return mapping.own_exercise or REGISTRY[mapping.exercise]
+
+
 def mapped_exercise(mapping):
     """The course exercise, reported under the learner's name, its arguments fitted to the design."""
-    ex = REGISTRY[mapping.exercise]
+    ex = exercise_of(mapping)
     fit = fitter(mapping)
     judge = ex.judge
 
@@ -236,7 +243,8 @@ def mapped_exercise(mapping):
     return dataclasses.replace(  # a class is the learner's own design: judged on what it returns
         ex, name=mapping.learner, cases=lambda: _unique([fit(a) for a in ex.cases()]), bugs=bugs, checks_mutation=False,
         strategy=ex.strategy.map(fit), judge=judged,
-        probes=(lambda: [fit(a) for a in ex.probes()]) if ex.probes else None, work=None, again=None)
+        probes=(lambda: [fit(a) for a in ex.probes()]) if ex.probes else None, work=None,
+        again=ex.again if mapping.own_exercise else None)  # the design's own exercise answers twice (from_files)
 
 
 SPECIAL_LOOK = regex.compile(r"<\|[^|<>\s]+\|>")  # how special tokens are spelt: <|endoftext|>
@@ -262,7 +270,7 @@ def fitter(mapping):
     """args -> args with the design's built-in pattern and allowed_special put in."""
     def fit(args):
         args = list(args)
-        ex = REGISTRY[mapping.exercise]
+        ex = exercise_of(mapping)
         if mapping.pattern and "pattern" in ex.signature:
             args[2] = mapping.pattern
         if mapping.only_all:
@@ -290,8 +298,9 @@ def grade_classes(sandbox, timeout, notes=None):
             continue
         ex = mapped_exercise(mapping)
         result = run_exercise(ex, ClassCaller(sandbox, mapping, exercise_deadline(timeout)), timeout)
-        result.detail["exercise"] = (f"graded as the course's {mapping.exercise} "
-                                     f"(workbook {REGISTRY[mapping.exercise].workbook}): {mapping.how}")
+        result.detail["exercise"] = (f"graded as CS336's {mapping.exercise}: {mapping.how}" if mapping.own_exercise
+                                     else f"graded as the course's {mapping.exercise} "
+                                          f"(workbook {REGISTRY[mapping.exercise].workbook}): {mapping.how}")
         result.detail["course"] = mapping.exercise
         results[mapping.learner] = result
     return under_their_writer(sandbox.defined, without_redundant_helpers(mappings, results))

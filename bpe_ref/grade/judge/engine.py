@@ -57,6 +57,7 @@ TERMINAL = {
     "shortcut": ("fail", "took a library shortcut"),  # reported with what it used (shortcut_result)
     "malformed": ("error", "could not be graded (grader-side: the sandbox's reply was malformed: {message})"),
     "processes": ("error", "could not be graded (grader-side: {message})"),  # the sandbox's process cap
+    "unread": ("error", "could not be graded: {message}"),  # files in a format of the learner's own (from_files)
 }
 GRADER_SIDE = "could not be graded (grader-side: {what})"
 

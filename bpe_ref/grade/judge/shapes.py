@@ -23,6 +23,7 @@ class Mapping:
     ungradable: str = None  # why the method could not be graded (where train keeps its merges is unknown)
     set_as_text: bool = False  # with an allowed set, other special tokens may be encoded as text (minbpe)
     helper: bool = False  # a further encoder beside the class's encode (encode_normal): reported only if encode fails
+    own_exercise: object = None  # an Exercise of the design's own (CS336's from_files), not a workbook's
     refuses_specials: bool = False  # encode(text, allowed_special) graded as ordinary: it may refuse a special token in the text, as tiktoken's encode does
 
 

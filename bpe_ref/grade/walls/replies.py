@@ -163,7 +163,7 @@ def definition(info):
     for field in ("stubs", "inherited", "bases"):  # inherited: methods from a base class; bases: the learner's, nearest first
         if field in info:
             out[field] = texts(info[field], field, 256)
-    for field in ("methods", "statics"):  # statics: a class's static methods, probed like functions
+    for field in ("methods", "statics", "classmethods"):  # statics: a class's static methods, probed like functions
         if field in info:
             methods = info[field]
             if not isinstance(methods, dict) or len(methods) > 256:
