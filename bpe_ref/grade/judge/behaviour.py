@@ -10,6 +10,7 @@ with what was tried.
 
 import copy
 import functools
+import itertools
 import time
 from dataclasses import dataclass, field
 
@@ -17,7 +18,7 @@ from .exercises import REGISTRY
 from .exercises.common import Raised
 from .classes import role
 from .shapes import object_call, wired
-from .variants import OVER_IDS_PROBES, TRAINER_WORDS, FlatIds, OverIds, ReturnsMerges
+from .variants import OVER_IDS_PROBES, TRAINER_WORDS, FlatIds, OverIds, Reordered, ReturnsMerges
 from ..walls.sandbox import SandboxCaller
 from ...core.patterns import GPT4_SPLIT_PATTERN
 
@@ -203,6 +204,8 @@ def find_by_behaviour(sandbox, defined, taken, have):
                 read = probe(ReturnsMerges(_Direct(sandbox, learner)).call, learner, exercise)
                 if read.right_on_most():
                     tried, read.layout = read, ReturnsMerges
+            if not tried.behaves() and tried.named:  # the same arguments in another order
+                tried = in_another_order(sandbox, learner, exercise, tried)
             finding.tried.setdefault(exercise, []).append(tried)
             if tried.behaves():
                 scores.append(tried)
@@ -214,6 +217,22 @@ def find_by_behaviour(sandbox, defined, taken, have):
     if "train" not in finding.found.values():  # a shared trainer beside the classes' own train methods too
         find_over_ids(sandbox, functions, finding)
     return finding
+
+
+def in_another_order(sandbox, learner, exercise, tried):
+    """`tried`, or the probe of the first other order of the exercise's arguments under which the
+    function is right on most probes (variants.Reordered). Tried only for a function named for the
+    exercise: each order costs a probe."""
+    names = [n for n in REGISTRY[exercise].signature.split("(", 1)[1].split(")")[0].split(", ")]
+    for order in itertools.permutations(range(len(names))):
+        if order == tuple(range(len(names))):
+            continue
+        layout = functools.partial(Reordered, order=order, names=names)
+        read = probe(layout(_Direct(sandbox, learner)).call, learner, exercise)
+        if read.right_on_most():
+            read.layout = layout
+            return read
+    return tried
 
 
 def find_class_helpers(sandbox, defined, taken, finding):

@@ -250,3 +250,17 @@ class FlatIds(Layout):
         if reply.kind == "ok":
             reply.value = merges_in(reply.value)
         return reply
+
+
+class Reordered(Layout):
+    """A caller for a function that takes the course's arguments in another order (mergef(pair,
+    idx, ids) for merge(ids, pair, idx)): the same information, handed over in its own order."""
+
+    def __init__(self, caller, order=(), names=()):
+        super().__init__(caller)
+        self.order = order
+        shown = ", ".join(names[i] for i in order) if len(names) == len(order) else "its own order"
+        self.how = f"it behaves like it on the probes, given the course's arguments as ({shown})"
+
+    def call(self, args, rule=None):
+        return self.caller.call(tuple(args[i] for i in self.order), rule)

@@ -113,6 +113,17 @@ def merge_first_only(ids, pair, idx):
     return list(ids)
 
 
+def merge_recursive(ids, pair, idx):
+    """A merge that calls itself on the rest of the list after each match: right, until Python's
+    limit of about 1,000 nested calls."""
+    if sum(1 for a, b in zip(ids, ids[1:]) if (a, b) == pair) > 900:
+        raise RecursionError("maximum recursion depth exceeded")
+    return naive.merge(ids, pair, idx)
+
+
+LONG_RUN = [1, 2] * 12_000  # a merge that recurses once per match goes past the recursion limit (the sandbox's is 10,000)
+
+
 def merge_by_replace(ids, pair, idx):
     """The ids written out as text and the pair replaced as a substring: digits of two neighbours
     can spell the pair ('197 97' holds '97 97', so [197, 97] becomes [1256])."""
@@ -126,7 +137,7 @@ exercise(
     task="build a new list: idx where the pair starts (then skip 2), else the id itself",
     cases=lambda: [([], (1, 2), 256), ([1], (1, 2), 256), ([1, 2], (1, 2), 256),
                    ([5, 5, 5], (5, 5), 256), ([1, 2, 3, 1, 2], (1, 2), 300), ([3, 1], (1, 2), 256),
-                   ([197, 97], (97, 97), 256), ([132, 32, 32], (32, 32), 256)],
+                   ([197, 97], (97, 97), 256), ([132, 32, 32], (32, 32), 256), (LONG_RUN, (1, 2), 256)],
     strategy=st.tuples(IDS, st.tuples(st.integers(0, 3), st.integers(0, 3)), st.integers(256, 300)),
     judge=equal_to(naive.merge),
     hint="walk left to right; where ids[i], ids[i+1] is the pair, append idx and jump 2, else append ids[i]",
@@ -143,6 +154,9 @@ exercise(
         Bug("string_replace", "merge the ids as numbers, not as text: in '197 97' the substring '97 97' looks "
                               "like the pair (97, 97), so [197, 97] came out as [1256]; walk the list and "
                               "compare ids[i], ids[i + 1] with the pair", merge_by_replace),
+        Bug("recursive", "merge with a loop, not by calling merge again on the rest: Python stops after a "
+                         "fixed number of nested calls (1,000 by default), and a long text has more matches", merge_recursive,
+            errors=("RecursionError",)),
     ),
     probes=lambda: [([1, 2, 1], (1, 2), 256), ([11, 1, 2], (1, 1), 256), ([5, 5, 5, 5], (5, 5), 256), ([2, 1], (1, 2), 256),
                     ([1, 2, 1, 2], (1, 2), 256), ([3, 4, 1, 2], (1, 2), 256)],
