@@ -18,8 +18,8 @@ from .judge.module_style import ModuleStyle
 from .judge.built_in_split import ENCODE_PROBE, CANDIDATES, agrees_in_encoding, told
 from .judge.classes import mapped_exercise
 from .judge.shapes import Mapping
-from .judge.variants import (DropsPattern, MergesForVocab, MergesInOrder, ModuleTables, TablesFirst, reads_merges_list,
-                             tables_first, takes_merges)
+from .judge.variants import (SPECIALS_PROBE, DropsPattern, MergesForVocab, MergesInOrder, ModuleTables, SpecialsThird,
+                             TablesFirst, reads_merges_list, tables_first, takes_merges)
 from .walls.sandbox import PROCESSES, Sandbox, SandboxCaller, exercise_deadline
 from .reading.reaching import UNREADABLE, parse, reaches_in, tainted
 from .reading.source import DEF_RE, UnreadableSubmission, names_in, read_submission
@@ -152,8 +152,10 @@ def grade_loaded(sandbox, cells, metadata, loaded, timeout, notes=None):
         elif exercises.REGISTRY[name].uses:
             results[name] = grade_combined(sandbox, name, timeout)
         elif name in defined:
+            extra = {}
             results[name] = grade_defined(sandbox, name, defined[name], style, timeout, reads.get(name, frozenset()),
-                                          as_written=name not in listed_exercises(metadata))
+                                          as_written=name not in listed_exercises(metadata), extra=extra)
+            results.update(extra)
         elif name in written:
             results[name] = never_defined(name, cells[written[name]]["name"], sandbox.cell_reports.get(written[name]))
         else:
@@ -255,9 +257,10 @@ def read_module_style(sandbox, timeout):
     return ModuleStyle.read(get, others)
 
 
-def grade_defined(sandbox, name, info, style, timeout, reads=frozenset(), as_written=False):
+def grade_defined(sandbox, name, info, style, timeout, reads=frozenset(), as_written=False, extra=None):
     """The Result of the function `name`, defined; `reads`: the module-level names its body reads.
-    `as_written`: the course did not ask for it (no workbook lists it), so a split of its own counts."""
+    `as_written`: the course did not ask for it (no workbook lists it), so a split of its own counts;
+    `extra` gets the further rows such a function earns (its special tokens)."""
     if info["kind"] == "reference":
         return Result(name, "reference", f"is the reference ({info['what']}), not your own code")
     if info["kind"] != "callable":
@@ -278,7 +281,7 @@ def grade_defined(sandbox, name, info, style, timeout, reads=frozenset(), as_wri
     layout = MergesForVocab if takes_merges(name, params) else TablesFirst if tables_first(name, params) else None
     if layout is None and reads_merges_list(name, params, caller.call):
         layout = MergesInOrder
-    if layout is None and as_written and (split := own_split(name, caller, timeout)):
+    if layout is None and as_written and (split := own_split(name, caller, timeout, params, extra)):
         return split
     if layout is None:
         return run_exercise(ex, caller, timeout)
@@ -293,10 +296,11 @@ def own_contract(ex):
     return dataclasses.replace(ex, checks_mutation=False) if ex.checks_mutation else ex
 
 
-def own_split(name, caller, timeout=10.0):
+def own_split(name, caller, timeout=10.0, params=(), extra=None):
     """The Result of an encode(text, merges) that splits the text with GPT-2's or GPT-4's pattern of
     its own (a tutorial's function, not the course's 06 exercise), graded as encode_ordinary with it;
-    None when its answer on built_in_split's probe shows no split, or several."""
+    None when its answer on built_in_split's probe shows no split, or several. An encode that also
+    takes `special_tokens` puts its row for them in `extra` (own_specials)."""
     if name != "encode":
         return None
     reply = caller.call(ENCODE_PROBE)
@@ -308,7 +312,25 @@ def own_split(name, caller, timeout=10.0):
     result = run_exercise(ex, DropsPattern(caller), timeout)
     result.detail["exercise"] = f"graded as the course's encode_ordinary (workbook 07_regex_splitting): {how}"
     result.detail["course"] = "encode_ordinary"
+    if extra is not None and len(params) >= 3 and "special" in params[2].lower():
+        extra.update(own_specials(name, caller, pattern, timeout))
     return result
+
+
+def own_specials(name, caller, pattern, timeout):
+    """{'encode:special_tokens': Result} for an encode(text, merges, special_tokens) with a split
+    of its own that takes a dict {token: id} and puts the ids in (SPECIALS_PROBE): the course's
+    encode_special, every special token allowed. Nothing when the probe shows another shape."""
+    reply = caller.call(SPECIALS_PROBE)
+    if reply.kind != "ok" or reply.value != [97, 300, 98]:
+        return {}
+    row = f"{name}:special_tokens"
+    how = f"{name}(text, merges, special_tokens {{token: id}}), which splits the rest as {CANDIDATES[pattern]} does"
+    ex = mapped_exercise(Mapping(row, "encode_special", how, None, pattern=pattern, only_all=True))
+    result = run_exercise(ex, SpecialsThird(caller), timeout)
+    result.detail["exercise"] = f"graded as the course's encode_special (workbook 08_special_tokens): {how}"
+    result.detail["course"] = "encode_special"
+    return {row: result}
 
 
 ONE_ARGUMENT_PROBE = {"encode": ("aaabdaaabac",), "decode": ([97, 98, 99],)}

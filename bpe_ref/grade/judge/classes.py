@@ -213,6 +213,10 @@ class ClassCaller:
         return reply.value if reply.kind == "ok" else []
 
 
+# bugs seen only when a special token is not allowed: a design that allows them all cannot show them
+DISALLOWED_ONLY = ("no_raise", "raises_key_error")
+
+
 def exercise_of(mapping):
     return mapping.own_exercise or REGISTRY[mapping.exercise]
 
@@ -237,7 +241,8 @@ def mapped_exercise(mapping):
         return wrong
 
     # a design with its pattern built in cannot ignore the pattern it is given: it is given none
-    bugs = tuple(bug for bug in ex.bugs if not (mapping.pattern and bug.name == "ignores_pattern"))
+    bugs = tuple(bug for bug in ex.bugs if not (mapping.pattern and bug.name == "ignores_pattern")
+                 and not (mapping.only_all and bug.name in DISALLOWED_ONLY))
     if mapping.set_as_text:
         bugs = tuple(in_minbpe_terms(bug) for bug in bugs)
     return dataclasses.replace(  # a class is the learner's own design: judged on what it returns

@@ -264,3 +264,15 @@ class Reordered(Layout):
 
     def call(self, args, rule=None):
         return self.caller.call(tuple(args[i] for i in self.order), rule)
+
+
+class SpecialsThird(Layout):
+    """A caller for encode(text, merges, special_tokens) that splits with a pattern of its own and
+    finds every special token it is given: the course's encode_special with all of them allowed."""
+
+    def call(self, args, rule=None, **how):
+        text, merges, _, special_tokens, _ = args
+        return self.caller.call((text, merges, special_tokens), rule, **how)
+
+
+SPECIALS_PROBE = ("a<|x|>b", {}, {"<|x|>": 300})  # a dict of special tokens, its id put in: [97, 300, 98]
