@@ -21,9 +21,9 @@ from .exercises import REGISTRY
 from .exercises.common import Mismatch, Raised
 from .exercises.w08_special_tokens import in_minbpe_terms, others_as_text
 from .minbpe_style import CHUNK_WORDS, minbpe_class, probe_train
-from ..walls.sandbox import exercise_deadline
+from ..walls.sandbox import Reply, exercise_deadline
 from ...core.patterns import GPT4_SPLIT_PATTERN
-from .shapes import Malformed
+from .shapes import Malformed, Mapping
 
 SIZE_WORDS = ("size", "vocab", "merges", "num")  # what a trainer's size parameter is called
 TRAIN_WORDS = ("train", "fit", "learn")  # how a method that trains is named
@@ -96,6 +96,21 @@ def class_roles(methods):
     return roles, extra
 
 
+def unfinished(info):
+    """Whether a class is minbpe's skeleton half filled in: its train or decode still a stub."""
+    return bool({"train", "decode"} & set(info.get("stubs") or ()))
+
+
+STUB_EXERCISES = {"train": "train", "decode": "decode", "encode": "encode"}
+
+
+def stub_mappings(cls, info, roles):
+    """A row 'not implemented yet' for each of a minbpe-style class's methods still a stub: its
+    unfinished part is named, and the file is not passed while it is."""
+    return [Mapping(f"{cls}.{stub}", exercise, "still a stub", lambda *_: Reply("not_implemented"))
+            for stub, exercise in STUB_EXERCISES.items() if stub in (info.get("stubs") or ()) and stub not in roles]
+
+
 PATTERN_WORDS = ("pattern", "regex", "pat", "split")  # a constructor parameter so named takes the split pattern
 
 
@@ -128,9 +143,11 @@ def find_mappings(defined, probe, split=None, keeps=None):
             found += cs336_class(cls, roles, init)  # CS336: Tokenizer(vocab, merges, special_tokens=None)
             if loader := loader_of(defined[cls].get("classmethods")):  # and its from_files(vocab_filepath, ...)
                 found.append(from_files_mapping(cls, loader, roles["encode"][0]))
-        elif required <= int(takes_pattern(init)) and ("train" in roles or {"encode", "decode"} <= set(roles)) \
+        elif required <= int(takes_pattern(init)) and ("train" in roles or {"encode", "decode"} <= set(roles)
+                                                         or "encode" in roles and unfinished(defined[cls])) \
                 and not sized_trainer(methods, roles, init):
             found += minbpe_class(cls, roles, init, probe, regex_style=takes_pattern(init), extra=extra, split=split)
+            found += stub_mappings(cls, defined[cls], roles)
         elif required <= 1 and takes_size(init):  # BasicTokenizer(vocab_size).train(text)
             if "train" not in roles and (trainer := text_only_trainer(methods)):
                 roles["train"] = trainer
