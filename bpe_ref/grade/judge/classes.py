@@ -140,9 +140,9 @@ def find_mappings(defined, probe, split=None, keeps=None):
                                        lambda method, cls=cls, init_args=init_args: keeps(cls, method, init_args))
         if ((required >= 2 and not names_a_size(init[0])) or (takes_tables(init) and "train" not in roles)) \
                 and "encode" in roles and ("decode" in roles or "encode_iterable" in roles):
-            found += cs336_class(cls, roles, init)  # CS336: Tokenizer(vocab, merges, special_tokens=None)
+            found += cs336_class(cls, roles, init, required)  # CS336: Tokenizer(vocab, merges, special_tokens=None)
             if loader := loader_of(defined[cls].get("classmethods")):  # and its from_files(vocab_filepath, ...)
-                found.append(from_files_mapping(cls, loader, roles["encode"][0]))
+                found.append(from_files_mapping(cls, loader, roles["encode"][0], required))
         elif required <= int(takes_pattern(init)) and ("train" in roles or {"encode", "decode"} <= set(roles)
                                                          or "encode" in roles and unfinished(defined[cls])) \
                 and not sized_trainer(methods, roles, init):

@@ -11,15 +11,16 @@ from ...core.patterns import GPT2_SPLIT_PATTERN
 CS336_SPECIAL = "<|endoftext|>"  # given to train_bpe, which must put it in the vocab (any id)
 
 
-def cs336_class(cls, roles, init):
+def cs336_class(cls, roles, init, required=2):
     """CS336's layout: Tokenizer(vocab {id: bytes}, merges [(bytes, bytes)], special_tokens),
-    GPT-2's pattern built in, special tokens always allowed; judged by the bytes of each token."""
-    mappings = []
+    GPT-2's pattern built in, special tokens always allowed; judged by the bytes of each token.
+    A constructor that requires special_tokens (`required` 3) is given [] where there are none."""
+    mappings, none = [], [[]] if required >= 3 else []
     if "encode" in roles:
         method = roles["encode"][0]
         mappings.append(Mapping(f"{cls}.{method}", "encode_ordinary",
                                 f"{cls}(vocab, merges as bytes pairs).{method}(text), tokens compared as bytes",
-                                cs336_encode(cls, method), pattern=GPT2_SPLIT_PATTERN))
+                                cs336_encode(cls, method, none=none), pattern=GPT2_SPLIT_PATTERN))
         if len(init) >= 3:
             mappings.append(Mapping(f"{cls}.{method}:special_tokens", "encode_special",
                                     f"{cls}(vocab, merges, special_tokens).{method}(text)",
@@ -29,11 +30,12 @@ def cs336_class(cls, roles, init):
         method = roles["encode_iterable"][0]
         mappings.append(Mapping(f"{cls}.{method}", "encode_ordinary",
                                 f"{cls}(vocab, merges).{method}(the text's lines), ids of all lines together",
-                                cs336_encode(cls, method, iterate=True), pattern=GPT2_SPLIT_PATTERN))
+                                cs336_encode(cls, method, iterate=True, none=none),
+                                pattern=GPT2_SPLIT_PATTERN))
     if "decode" in roles:
         method = roles["decode"][0]
         mappings.append(Mapping(f"{cls}.{method}", "decode", f"{cls}(vocab, []).{method}(ids)",
-                                cs336_decode(cls, method)))
+                                cs336_decode(cls, method, none)))
     return mappings
 
 
@@ -53,12 +55,12 @@ def cs336_layout(merges, special_tokens=None):
     return vocab, pairs, back
 
 
-def cs336_encode(cls, method, specials=False, iterate=False):
+def cs336_encode(cls, method, specials=False, iterate=False, none=()):
     def call(sandbox, args, deadline, rule):
         text, merges = args[0], args[1]
         tokens = args[3] if specials else {}
         vocab, pairs, back = cs336_layout(merges, tokens)
-        init = [vocab, pairs, sorted(tokens)] if specials else [vocab, pairs]
+        init = [vocab, pairs, sorted(tokens)] if specials else [vocab, pairs, *none]
         given = [safe_lines(text)] if iterate else [text]
         reply = object_call(sandbox, cls, deadline, rule, init=wired(init), call=[method, wired(given)],
                             iterate=iterate)
@@ -79,10 +81,10 @@ def safe_lines(text):
     return lines + [text[start:]] if text else []
 
 
-def cs336_decode(cls, method):
+def cs336_decode(cls, method, none=()):
     def call(sandbox, args, deadline, rule):
         ids, vocab = args
-        return object_call(sandbox, cls, deadline, rule, init=wired([vocab, []]), call=[method, wired([ids])])
+        return object_call(sandbox, cls, deadline, rule, init=wired([vocab, [], *none]), call=[method, wired([ids])])
     return call
 
 

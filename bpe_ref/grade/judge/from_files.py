@@ -54,13 +54,13 @@ def from_files_exercise(say):
     )
 
 
-def from_files_mapping(cls, loader, method):
+def from_files_mapping(cls, loader, method, required=2):
     """Mapping of `cls.loader` (CS336's from_files) onto an exercise of its own, through the class's encode `method`."""
-    chosen = {}
+    chosen, none = {}, [[]] if required >= 3 else []  # a constructor that requires special_tokens gets []
 
     def call(sandbox, args, deadline, rule):
         if "format" not in chosen:
-            found = readable_format(sandbox, cls, loader, method, deadline, rule)
+            found = readable_format(sandbox, cls, loader, method, deadline, rule, none)
             if isinstance(found, Reply):  # the probe itself ran out of time or crashed: no format is known yet
                 return found
             chosen["format"] = found
@@ -70,7 +70,7 @@ def from_files_mapping(cls, loader, method):
         vocab, pairs, back = cs336_layout(args[1])
         # loaded first: a from_files that hands back the last object made would give the last case's
         loaded = loaded_from(sandbox, cls, loader, method, args[0], (vocab, pairs, back), chosen["format"], deadline, rule)
-        made = encoded(sandbox, cls, method, args[0], back, deadline, rule, init=wired([vocab, pairs]))
+        made = encoded(sandbox, cls, method, args[0], back, deadline, rule, init=wired([vocab, pairs, *none]))
         for reply in (loaded, made):
             if reply.kind not in ("ok", "raised"):
                 return reply
@@ -98,12 +98,12 @@ def loaded_from(sandbox, cls, loader, method, text, layout, fmt, deadline, rule)
                    files=wired(written(fmt, vocab, pairs)))
 
 
-def readable_format(sandbox, cls, loader, method, deadline, rule):
+def readable_format(sandbox, cls, loader, method, deadline, rule, none=()):
     """The first format under which the loaded tokenizer encodes the probe as the one made from
     the tables; None when none does; a Reply when the probe could not run (time, a crash).
     Loading that fails is never agreement."""
     vocab, pairs, back = layout = cs336_layout(train_chunks(chunk_ids(PROBE, GPT2_SPLIT_PATTERN), 296))
-    made = encoded(sandbox, cls, method, PROBE, back, deadline, rule, init=wired([vocab, pairs]))
+    made = encoded(sandbox, cls, method, PROBE, back, deadline, rule, init=wired([vocab, pairs, *none]))
     if made.kind not in ("ok", "raised"):
         return made
     for fmt in pairs_of_formats():
