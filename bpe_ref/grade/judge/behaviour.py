@@ -18,7 +18,8 @@ from .exercises import REGISTRY
 from .exercises.common import Raised
 from .classes import role
 from .shapes import object_call, wired
-from .variants import OVER_IDS_PROBES, TRAINER_WORDS, FlatIds, OverIds, Reordered, ReturnsMerges
+from .variants import (OVER_IDS_PROBES, TRAINER_WORDS, FlatIds, MergesForVocab, OverIds, Reordered, ReturnsMerges,
+                       takes_merges)
 from ..walls.sandbox import SandboxCaller
 from ...core.patterns import GPT4_SPLIT_PATTERN
 
@@ -131,16 +132,16 @@ CLASS_HELPERS = ("get_stats", "merge")  # looked for in each class too: a class 
 
 def class_helpers(defined, taken):
     """{class: {'Cls.method': parameter names}}: each class's own helpers, the static methods it
-    wrote and, when it is made with no arguments, its methods that have no tokenizer role (train,
-    encode, decode...). Inherited methods and stubs are left to the class that wrote them."""
+    wrote and its methods that have no tokenizer role (train, encode, decode...), called on an
+    object made with no arguments, or on none (MethodCaller). Inherited methods and stubs are left
+    to the class that wrote them."""
     out = {}
     for cls, info in defined.items():
         if info.get("kind") != "callable" or info.get("methods") is None:
             continue
         skip = set(info.get("inherited") or ()) | set(info.get("stubs") or ()) | {"__init__"}
         helpers = dict(info.get("statics") or {})
-        if not info.get("init_required"):
-            helpers.update({m: p for m, p in info["methods"].items() if role(m, p) is None})
+        helpers.update({m: p for m, p in info["methods"].items() if role(m, p) is None})
         helpers = {f"{cls}.{m}": p for m, p in helpers.items() if m not in skip and f"{cls}.{m}" not in taken}
         if helpers:
             out[cls] = helpers
@@ -199,7 +200,10 @@ def find_by_behaviour(sandbox, defined, taken, have):
         for exercise in LOOKED_FOR:
             if exercise in have or not fits(params, required, exercise):
                 continue
-            tried = probe(_Direct(sandbox, learner).call, learner, exercise)
+            given = MergesForVocab if takes_merges(exercise, params) else None  # decode(ids, merges)
+            tried = probe((given(_Direct(sandbox, learner)) if given else _Direct(sandbox, learner)).call,
+                          learner, exercise)
+            tried.layout = given
             if exercise == "train" and not tried.behaves():  # its merges inside what it returns
                 read = probe(ReturnsMerges(_Direct(sandbox, learner)).call, learner, exercise)
                 if read.right_on_most():

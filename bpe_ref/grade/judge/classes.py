@@ -116,13 +116,15 @@ PATTERN_WORDS = ("pattern", "regex", "pat", "split")  # a constructor parameter 
 
 def takes_size(init):
     """Whether a constructor's first parameter is the vocab size (BasicTokenizer(vocab_size))."""
-    return bool(init) and any(w in init[0].lower() for w in SIZE_WORDS) and not takes_pattern(init)
+    return bool(init) and any(w in init[0].lower() for w in SIZE_WORDS) and not takes_pattern(init) \
+        and not names_a_path(init[0].lower())  # Tokenizer(merges_path) reads its tables from a file
 
 
 def takes_pattern(init):
     """Whether a constructor's first parameter is a split pattern (minbpe's RegexTokenizer(pattern)),
-    read from its name: Tokenizer(verbose=0) or BasicTokenizer(vocab_size) take none."""
-    return bool(init) and any(w in init[0].lower() for w in PATTERN_WORDS)
+    read from its name: Tokenizer(verbose=0), BasicTokenizer(vocab_size) or Tokenizer(merges_path)
+    take none."""
+    return bool(init) and not names_a_path(init[0].lower()) and any(w in init[0].lower() for w in PATTERN_WORDS)
 
 
 def find_mappings(defined, probe, split=None, keeps=None):
