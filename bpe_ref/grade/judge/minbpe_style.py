@@ -85,6 +85,8 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
         mappings.append(Mapping(f"{cls}.{method}", exercise, f"{set_words(attrs, 'merges')}, then .{method}({given})",
                                 minbpe_encode(cls, method, regex_style, attrs, sized, as_ids), helper=True,
                                 pattern=pattern if exercise == "encode_ordinary" else None))
+    if splits and "encode" in roles and "register" not in roles and (held := special_attributes(seen)):
+        roles = {**roles, "register": (held, [])}  # its special tokens live in an attribute: set there
     if splits and "encode" in roles and "register" in roles:
         method, register = roles["encode"][0], roles["register"][0]
         if takes_allowed(roles["encode"][1]):
@@ -95,13 +97,13 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
                                         minbpe_encode(cls, method, regex_style, attrs, sized, allowing=True),
                                         pattern=pattern, refuses_specials=True))
             mappings.append(Mapping(f"{cls}.{method}:special_tokens", "encode_special",
-                                    f".{register}(special_tokens), then .{method}(text, allowed_special) "
+                                    f"{registering(register)}, then .{method}(text, allowed_special) "
                                     f"(.{method}(text) when nothing is allowed)" + told,
                                     minbpe_special(cls, method, register, attrs, regex_style), asserts=True,
                                     set_as_text=True, pattern=pattern))
         elif not ordinary_beside(roles):  # encode(text) alone: every registered token is allowed, as in CS336
             mappings.append(Mapping(f"{cls}.{method}:special_tokens", "encode_special",
-                                    f".{register}(special_tokens), then .{method}(text): it takes no "
+                                    f"{registering(register)}, then .{method}(text): it takes no "
                                     "allowed_special, so every registered special token is allowed" + told,
                                     minbpe_special(cls, method, register, attrs, regex_style, all_allowed=True),
                                     only_all=True, pattern=pattern))
@@ -246,9 +248,15 @@ def minbpe_special(cls, method, register, attrs, takes_pattern=True, all_allowed
         text, merges, pattern, special_tokens, allowed = args
 
         def encode(given):
+            tables = values_for(attrs, merges, ranked_vocab(merges))
+            if isinstance(register, tuple):  # the attributes that hold them: the tokens, and their inverse
+                tables.update({register[0]: dict(special_tokens)} if len(register) == 1 else {
+                    register[0]: dict(special_tokens), register[1]: {i: t for t, i in special_tokens.items()}})
+                steps = []
+            else:
+                steps = [[register, wired([special_tokens])]]
             return object_call(sandbox, cls, deadline, rule, init=wired([pattern] if takes_pattern else []),
-                               set=wired(values_for(attrs, merges, ranked_vocab(merges))),
-                               steps=[[register, wired([special_tokens])]], call=[method, wired(given)])
+                               set=wired(tables), steps=steps, call=[method, wired(given)])
         if all_allowed:
             return encode([text])
         if isinstance(allowed, (set, frozenset)) and not allowed:
@@ -257,6 +265,30 @@ def minbpe_special(cls, method, register, attrs, takes_pattern=True, all_allowed
                 return reply
         return encode([text, minbpe_allowed(allowed)])
     return call
+
+
+def registering(register):
+    """How the special tokens go in, in words: '.register_special_tokens(special_tokens)' or
+    '.special_tokens = special_tokens' (and its inverse), for attributes that hold them."""
+    if isinstance(register, tuple):
+        return f".{register[0]} = special_tokens" + (f", .{register[1]} = their inverse" if len(register) > 1 else "")
+    return f".{register}(special_tokens)"
+
+
+def special_attributes(seen):
+    """The attributes a trained object keeps its special tokens in when no method registers them
+    (set in __init__, GPT-4's built in): ('special_tokens',) or ('special_tokens',
+    'inverse_special_tokens'), the tokens {str: id} and their inverse {id: str}; None when it has none."""
+    if not isinstance(seen, dict):
+        return None
+    def named(name, key, value):
+        return "special" in name.lower() and isinstance(seen[name], dict) and all(
+            isinstance(k, key) and isinstance(v, value) for k, v in seen[name].items())
+    tokens = next((n for n in seen if named(n, str, int)), None)
+    inverse = next((n for n in seen if n != tokens and named(n, int, str)), None)
+    if tokens is None:
+        return None
+    return (tokens, inverse) if inverse else (tokens,)
 
 
 def missing_argument(reply):
