@@ -85,8 +85,9 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
         mappings.append(Mapping(f"{cls}.{method}", exercise, f"{set_words(attrs, 'merges')}, then .{method}({given})",
                                 minbpe_encode(cls, method, regex_style, attrs, sized, as_ids), helper=True,
                                 pattern=pattern if exercise == "encode_ordinary" else None))
-    if splits and "encode" in roles and "register" not in roles and (held := special_attributes(seen)):
-        roles = {**roles, "register": (held, [])}  # its special tokens live in an attribute: set there
+    if splits and "encode" in roles and "register" not in roles and takes_allowed(roles["encode"][1]) \
+            and (held := special_attributes(seen)):  # an encode(text, allowed_special) whose tokens live in an attribute
+        roles = {**roles, "register": (held, [])}
     if splits and "encode" in roles and "register" in roles:
         method, register = roles["encode"][0], roles["register"][0]
         if takes_allowed(roles["encode"][1]):
