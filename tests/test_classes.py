@@ -3,7 +3,8 @@ what training leaves behind, never by a class's name; unrelated classes and func
 The learner suite (tests/learners/*class*) grades real files of each shape end to end."""
 
 from bpe_ref.grade.judge.classes import find_mappings
-from bpe_ref.grade.judge.cs336_style import merges_from_bytes, safe_lines
+from bpe_ref.grade.judge.cs336_style import merges_from_bytes
+from bpe_ref.grade.judge.exercises.w07_regex_splitting import safe_lines
 from bpe_ref.grade.judge.diagnosis import not_byte_level
 
 

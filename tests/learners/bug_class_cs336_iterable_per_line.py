@@ -4,7 +4,7 @@ leaves the space to the letter after it), so the ids differ from encode(whole te
 (Everything else is right.)
 
 expect: Tokenizer.encode pass, Tokenizer.encode:special_tokens pass, Tokenizer.encode_iterable fail, Tokenizer.decode pass, train_bpe pass
-cause: Tokenizer.encode_iterable none
+cause: Tokenizer.encode_iterable per_line
 shows: Tokenizer.encode_iterable a \nb \nc
 """
 from collections import Counter
