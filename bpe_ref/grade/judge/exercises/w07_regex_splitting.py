@@ -286,9 +286,10 @@ exercise(
     hint="split with regex.findall(pattern, text), the pattern given; encode each chunk's bytes with the "
          "lowest-rank loop; concatenate. Compare your chunks and ids with those on the input shown",
     bugs=tuple(per_chunk(bug) for bug in ENCODE_BUGS + (DICT_ORDER,)) + (
-        Bug("per_line", "encode the lines as one text: a line's last chunk may still grow with the next line "
-                        "(GPT-2's \\s+(?!\\S) leaves the space of ' \\n' to the word after it), so hold the "
-                        "last chunk back until the next line arrives, and encode what is left at the end", per_line),
+        Bug("per_line", "it encodes each line on its own, but a line's last chunk may still grow with the next "
+                        "line ('\\n\\n' is one chunk across two lines; GPT-2's \\s+(?!\\S) leaves the space of "
+                        "' \\n' to the word after it): hold that chunk back until the next line arrives, so the "
+                        "ids are those of encode() on the whole text", per_line),
         Bug("across_chunks", "split first: a merge never crosses two chunks, so encode each chunk on its own "
                              "and concatenate", lambda text, merges, pattern: naive.encode(text, merges)),
         Bug("ignores_pattern", "split with the `pattern` you are given, not a fixed one (GPT-4's, GPT-2's or "
