@@ -227,7 +227,7 @@ def in_another_order(sandbox, learner, exercise, tried):
     """`tried`, or the probe of the first other order of the exercise's arguments under which the
     function is right on most probes (variants.Reordered). Tried only for a function named for the
     exercise: each order costs a probe."""
-    names = [n for n in REGISTRY[exercise].signature.split("(", 1)[1].split(")")[0].split(", ")]
+    names = REGISTRY[exercise].signature.split("(", 1)[1].split(")")[0].split(", ")  # merge: ids, pair, idx
     for order in itertools.permutations(range(len(names))):
         if order == tuple(range(len(names))):
             continue

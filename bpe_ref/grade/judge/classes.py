@@ -101,14 +101,14 @@ def unfinished(info):
     return bool({"train", "decode"} & set(info.get("stubs") or ()))
 
 
-STUB_EXERCISES = {"train": "train", "decode": "decode", "encode": "encode"}
+STUB_ROLES = ("train", "decode", "encode")  # a minbpe method still a stub, reported as the exercise of its name
 
 
 def stub_mappings(cls, info, roles):
     """A row 'not implemented yet' for each of a minbpe-style class's methods still a stub: its
     unfinished part is named, and the file is not passed while it is."""
-    return [Mapping(f"{cls}.{stub}", exercise, "still a stub", lambda *_: Reply("not_implemented"))
-            for stub, exercise in STUB_EXERCISES.items() if stub in (info.get("stubs") or ()) and stub not in roles]
+    return [Mapping(f"{cls}.{stub}", stub, "still a stub", lambda *_: Reply("not_implemented"))
+            for stub in STUB_ROLES if stub in (info.get("stubs") or ()) and stub not in roles]
 
 
 PATTERN_WORDS = ("pattern", "regex", "pat", "split")  # a constructor parameter so named takes the split pattern

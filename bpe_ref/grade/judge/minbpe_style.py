@@ -282,6 +282,7 @@ def special_attributes(seen):
     'inverse_special_tokens'), the tokens {str: id} and their inverse {id: str}; None when it has none."""
     if not isinstance(seen, dict):
         return None
+
     def named(name, key, value):
         return "special" in name.lower() and isinstance(seen[name], dict) and all(
             isinstance(k, key) and isinstance(v, value) for k, v in seen[name].items())
