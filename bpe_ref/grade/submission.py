@@ -9,14 +9,14 @@ from pathlib import Path
 
 from .judge import exercises
 from .inside.calling import OUTPUT_LIMIT
-from .judge.behaviour import MethodCaller, find_by_behaviour
+from .judge.behaviour import CLASS_HELPERS, MethodCaller, find_by_behaviour
 from .judge.classes import grade_classes
 from .judge.diagnosis import not_byte_level
 from .judge.display import call_text, show
 from .judge.engine import Result, run_exercise
 from .judge.module_style import ModuleStyle
 from .judge.built_in_split import ENCODE_PROBE, CANDIDATES, agrees_in_encoding, told
-from .judge.classes import mapped_exercise
+from .judge.classes import graded_as, mapped_exercise
 from .judge.shapes import Mapping
 from .judge.variants import (SPECIALS_PROBE, DropsPattern, MergesForVocab, MergesInOrder, ModuleTables, SpecialsThird,
                              TablesFirst, reads_merges_list, tables_first, takes_merges)
@@ -193,11 +193,8 @@ def grade_by_behaviour(sandbox, results, given, timeout, notes):
         caller = kind(sandbox, learner, exercise_deadline(timeout))
         layout = finding.layouts.get(learner)  # a trainer's layout: variants.OverIds, FlatIds, ReturnsMerges
         caller = layout(caller) if layout else caller
-        result = run_exercise(ex, caller, timeout)
-        result.detail["exercise"] = (f"graded as the course's {exercise} (workbook {ex.workbook}): "
-                                     + (caller.how if layout else "it behaves like it on the probes"))
-        result.detail["course"] = exercise
-        graded[learner] = result
+        graded[learner] = graded_as(run_exercise(ex, caller, timeout), exercise,
+                                    caller.how if layout else "it behaves like it on the probes")
     notes += finding.notes()
     return graded
 
@@ -309,9 +306,7 @@ def own_split(name, caller, timeout=10.0, params=(), extra=None):
         return None
     how = f"encode(text, merges), which splits the text as {CANDIDATES[pattern]} does"
     ex = mapped_exercise(Mapping(name, "encode_ordinary", how, None, pattern=pattern))
-    result = run_exercise(ex, DropsPattern(caller), timeout)
-    result.detail["exercise"] = f"graded as the course's encode_ordinary (workbook 07_regex_splitting): {how}"
-    result.detail["course"] = "encode_ordinary"
+    result = graded_as(run_exercise(ex, DropsPattern(caller), timeout), "encode_ordinary", how)
     if extra is not None and len(params) >= 3 and "special" in params[2].lower():
         extra.update(own_specials(name, caller, pattern, timeout))
     return result
@@ -327,10 +322,7 @@ def own_specials(name, caller, pattern, timeout):
     row = f"{name}:special_tokens"
     how = f"{name}(text, merges, special_tokens {{token: id}}), which splits the rest as {CANDIDATES[pattern]} does"
     ex = mapped_exercise(Mapping(row, "encode_special", how, None, pattern=pattern, only_all=True))
-    result = run_exercise(ex, SpecialsThird(caller), timeout)
-    result.detail["exercise"] = f"graded as the course's encode_special (workbook 08_special_tokens): {how}"
-    result.detail["course"] = "encode_special"
-    return {row: result}
+    return {row: graded_as(run_exercise(ex, SpecialsThird(caller), timeout), "encode_special", how)}
 
 
 ONE_ARGUMENT_PROBE = {"encode": ("aaabdaaabac",), "decode": ([97, 98, 99],)}
@@ -489,14 +481,11 @@ def free_names(node):
     return read - bound
 
 
-HELPER_EXERCISES = ("get_stats", "merge")
-
-
 def ungraded_classes(defined, results):
     """A note for each tokenizer class (a class with train/encode/decode methods) that no exercise
     was graded on: a file is not `passed` while part of its tokenizer went unjudged."""
     # a class's helper graded alone (its get_stats, its merge) is not its tokenizer graded
-    graded = {name.split(".")[0] for name, r in results.items() if r.detail.get("course") not in HELPER_EXERCISES}
+    graded = {name.split(".")[0] for name, r in results.items() if r.detail.get("course") not in CLASS_HELPERS}
     notes = []
     for name, info in defined.items():
         # an inherited method is graded under the base class that wrote it

@@ -357,14 +357,8 @@ class Worker:
         return self.in_file(args[0], lambda path: self.call({**request, "args": wire.to_wire([path, *args[1:]])}))
 
     def in_file(self, text, run):
-        """run(path) with `text` in a private file, removed afterwards."""
-        import tempfile
-        with tempfile.NamedTemporaryFile("w", encoding="utf-8", newline="", suffix=".txt", delete=False) as f:
-            f.write(text)
-        try:
-            return run(f.name)
-        finally:
-            os.unlink(f.name)
+        """run(path) with `text` in a private file (UTF-8, its newlines as they are), removed afterwards."""
+        return self.in_folder([("text.txt", text.encode("utf-8"))], lambda paths: run(paths[0]))
 
     def in_folder(self, files, run):
         """run(paths) with each (name, bytes) of `files` written in a private folder, removed afterwards."""

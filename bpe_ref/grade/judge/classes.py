@@ -236,6 +236,15 @@ class ClassCaller:
 DISALLOWED_ONLY = ("no_raise", "raises_key_error")
 
 
+def graded_as(result, exercise, how, own=False):
+    """`result`, saying what it was graded as and how the arguments went in: a course exercise and
+    the workbook that teaches it, or (`own`) an exercise of CS336's own design."""
+    result.detail["exercise"] = (f"graded as CS336's {exercise}: {how}" if own else
+                                 f"graded as the course's {exercise} (workbook {REGISTRY[exercise].workbook}): {how}")
+    result.detail["course"] = exercise
+    return result
+
+
 def exercise_of(mapping):
     return mapping.own_exercise or REGISTRY[mapping.exercise]
 
@@ -322,11 +331,7 @@ def grade_classes(sandbox, timeout, notes=None):
             continue
         ex = mapped_exercise(mapping)
         result = run_exercise(ex, ClassCaller(sandbox, mapping, exercise_deadline(timeout)), timeout)
-        result.detail["exercise"] = (f"graded as CS336's {mapping.exercise}: {mapping.how}" if mapping.own_exercise
-                                     else f"graded as the course's {mapping.exercise} "
-                                          f"(workbook {REGISTRY[mapping.exercise].workbook}): {mapping.how}")
-        result.detail["course"] = mapping.exercise
-        results[mapping.learner] = result
+        results[mapping.learner] = graded_as(result, mapping.exercise, mapping.how, own=bool(mapping.own_exercise))
     return under_their_writer(sandbox.defined, without_redundant_helpers(mappings, results))
 
 

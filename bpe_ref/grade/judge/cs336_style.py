@@ -16,7 +16,7 @@ def cs336_class(cls, roles, init, required=2):
     """CS336's layout: Tokenizer(vocab {id: bytes}, merges [(bytes, bytes)], special_tokens),
     GPT-2's pattern built in, special tokens always allowed; judged by the bytes of each token.
     A constructor that requires special_tokens (`required` 3) is given [] where there are none."""
-    mappings, none = [], [[]] if required >= 3 else []
+    mappings, none = [], no_specials(required)
     if "encode" in roles:
         method = roles["encode"][0]
         mappings.append(Mapping(f"{cls}.{method}", "encode_ordinary",
@@ -65,10 +65,21 @@ def cs336_encode(cls, method, specials=False, iterate=False, none=()):
         given = [safe_lines(text)] if iterate else [text]
         reply = object_call(sandbox, cls, deadline, rule, init=wired(init), call=[method, wired(given)],
                             iterate=iterate)
-        if reply.kind == "ok" and isinstance(reply.value, list):
-            reply.value = [back.get(i, i) if isinstance(i, int) else i for i in reply.value]
-        return reply
+        return in_course_ids(reply, back)
     return call
+
+
+def in_course_ids(reply, back):
+    """A reply of the learner's ids with each put back in the course's ({learner id: course id})."""
+    if reply.kind == "ok" and isinstance(reply.value, list):
+        reply.value = [back.get(i, i) if isinstance(i, int) else i for i in reply.value]
+    return reply
+
+
+def no_specials(required):
+    """The constructor's arguments after (vocab, merges) when there are no special tokens: [] for
+    one that requires special_tokens (`required` 3), nothing for one that has a default."""
+    return [[]] if required >= 3 else []
 
 
 def cs336_decode(cls, method, none=()):

@@ -5,7 +5,7 @@ first format (saved_tables.py) under which the two agree on a probe text; none a
 `error: could not be graded`, never a pass.
 """
 
-from .cs336_style import cs336_layout
+from .cs336_style import cs336_layout, in_course_ids, no_specials
 from .exercises import REGISTRY
 from .exercises.common import Exercise, Mismatch, Raised, same
 from .exercises.w04_naive_bpe import train_chunks
@@ -56,7 +56,7 @@ def from_files_exercise(say):
 
 def from_files_mapping(cls, loader, method, required=2):
     """Mapping of `cls.loader` (CS336's from_files) onto an exercise of its own, through the class's encode `method`."""
-    chosen, none = {}, [[]] if required >= 3 else []  # a constructor that requires special_tokens gets []
+    chosen, none = {}, no_specials(required)
 
     def call(sandbox, args, deadline, rule):
         if "format" not in chosen:
@@ -85,10 +85,7 @@ def from_files_mapping(cls, loader, method, required=2):
 
 def encoded(sandbox, cls, method, text, back, deadline, rule, **request):
     """A fresh object's reply to encode(text), its ids in the course's."""
-    reply = object_call(sandbox, cls, deadline, rule, call=[method, wired([text])], **request)
-    if reply.kind == "ok" and isinstance(reply.value, list):
-        reply.value = [back.get(i, i) if isinstance(i, int) else i for i in reply.value]
-    return reply
+    return in_course_ids(object_call(sandbox, cls, deadline, rule, call=[method, wired([text])], **request), back)
 
 
 def loaded_from(sandbox, cls, loader, method, text, layout, fmt, deadline, rule):
