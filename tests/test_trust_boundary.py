@@ -55,6 +55,9 @@ REACHING = {
                           'import dataclasses\nb = dataclasses.builtins\n', 'run = getattr(b, "ev" "al")\n',
                           'import importlib\nimportlib.import_module("builtins").exec(code)\n',
                           'import builtins as b\nnames = b.__dict__\n'],
+    # a code object is reached for anything beyond its signature's names and counts
+    "a code object": ['c = f.__code__\n', 'f.__code__ = g.__code__\n', 'c = f.__code__.replace(co_code=b"")\n',
+                      'c = f.__code__.co_consts\n', 'n = g.__code__.co_varnames.__class__.__subclasses__()\n'],
 }
 ORDINARY = [
     'import sys\nsys.setrecursionlimit(10_000)\nprint("x", file=sys.stderr)\n',
@@ -66,6 +69,8 @@ ORDINARY = [
     # eval() of the learner's own data (a token's bytes kept as text): in the sandbox it reads data only
     'def decode(ids, texts):\n    return b"".join(eval(texts[i]) for i in ids)\n',
     'model.eval()\n',  # a model's evaluation mode, no code run
+    # a test asking what a method takes reads names from its code object, nothing more
+    'if "allowed_special" in tok.encode.__code__.co_varnames:\n    n = f.__code__.co_argcount\n',
     'class T:\n    def __init__(self):\n        self.merges = {}\n    def get(self, name):\n        return getattr(self, name)\n',
     'import cProfile\nimport __main__\nimport regex as re\n',  # CS336 code that imports __main__ and never names it
 ]

@@ -40,6 +40,9 @@ ATTRIBUTE_REACH = {"f_back", "f_globals", "f_locals", "f_builtins", "f_code", "t
                    "gi_frame", "cr_frame", "ag_frame", "__traceback__", "__subclasses__", "__globals__",
                    "__builtins__", "__closure__", "__code__", "__self__", "__loader__", "__spec__",
                    "__import__", "__reduce__", "__reduce_ex__", "builtins"}  # a module's own `builtins`
+# what a code object says of its function's signature: names and counts only, read through
+# fn.__code__ (a test that asks whether encode takes allowed_special); the code object itself stays out of reach
+CODE_FACTS = {"co_varnames", "co_argcount", "co_posonlyargcount", "co_kwonlyargcount", "co_name", "co_qualname"}
 NAME_REACH = {"__builtins__", "__import__", "__loader__", "__spec__"}
 # with a built (non-literal) argument. Not eval: in the sandbox it reads data only ("b'ab'", "(1, 2)"),
 # never a name, call or attribute (the worker's data_eval), so eval(token) of a learner's own data hides nothing
@@ -130,6 +133,7 @@ class Reader:
 
     def __init__(self, tree, used=frozenset()):
         self.used = used  # names read anywhere in the submission (names_used)
+        self.facts_read = set()  # ids of `.__code__` nodes read only for a CODE_FACTS name
         self.modules = {}  # local name -> the module it stands for (import gc as g), from the whole tree
         for node in ast.walk(tree):  # iterative: no recursion however deep the tree
             if isinstance(node, ast.Import):
@@ -192,7 +196,10 @@ class Reader:
         return out
 
     def attribute(self, node, line):
-        if node.attr in ATTRIBUTE_REACH:
+        if node.attr in CODE_FACTS and isinstance(node.value, ast.Attribute) and node.value.attr == "__code__":
+            self.facts_read.add(id(node.value))  # visited before its child (read's walk): fn.__code__.co_varnames
+            return []
+        if node.attr in ATTRIBUTE_REACH and id(node) not in self.facts_read:
             return [Reach(line, f".{node.attr}")]
         if isinstance(node.value, ast.Name):
             module = self.modules.get(node.value.id, node.value.id if node.value.id in MODULE_REACH else None)
