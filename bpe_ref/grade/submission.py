@@ -19,7 +19,8 @@ from .judge.built_in_split import ENCODE_PROBE, CANDIDATES, agrees_in_encoding, 
 from .judge.classes import graded_as, mapped_exercise
 from .judge.shapes import Mapping
 from .judge.variants import (SPECIALS_PROBE, DropsPattern, MergesForVocab, MergesInOrder, ModuleTables, SpecialsThird,
-                             TablesFirst, reads_merges_list, tables_first, takes_merges)
+                             TablesFirst, reads_merges_for_vocab, reads_merges_list, tables_first,
+                             takes_merges)
 from .walls.sandbox import PROCESSES, Sandbox, SandboxCaller, exercise_deadline
 from .reading.reaching import UNREADABLE, parse, reaches_in, tainted
 from .reading.source import DEF_RE, UnreadableSubmission, names_in, read_submission
@@ -278,6 +279,8 @@ def grade_defined(sandbox, name, info, style, timeout, reads=frozenset(), as_wri
     layout = MergesForVocab if takes_merges(name, params) else TablesFirst if tables_first(name, params) else None
     if layout is None and reads_merges_list(name, params, caller.call):
         layout = MergesInOrder
+    if layout is None and reads_merges_for_vocab(name, params, caller.call):
+        layout = MergesForVocab
     if layout is None and as_written and (split := own_split(name, caller, timeout, params, extra)):
         return split
     if layout is None:

@@ -53,6 +53,25 @@ class Layout:
         return self.caller.measure(text, vocab_size)
 
 
+# decode(ids, tables) whose tables are merges, whatever the parameter's name (decode(ids, tokens)):
+# handed a vocab it cannot answer, handed the merges that build it, it spells these ids right
+MERGES_PROBES = (([256, 100], {(97, 97): 256}, "aad"), ([257, 99], {(97, 98): 256, (256, 98): 257}, "abbc"))
+
+
+def reads_merges_for_vocab(exercise, params, call):
+    """Whether a decode(ids, tables) reads merges where the course passes a vocab: on each of
+    MERGES_PROBES (call(args) -> reply) the vocab fails it and the merges give the text."""
+    if exercise != "decode" or len(params) != 2:
+        return False
+    for ids, merges, text in MERGES_PROBES:
+        if call((ids, vocab_of(merges))).kind == "ok":
+            return False
+        reply = call((ids, merges))
+        if reply.kind != "ok" or reply.value != text:
+            return False
+    return True
+
+
 class MergesForVocab(Layout):
     """A caller for decode(ids, merges): the course's (ids, vocab) go in as (ids, merges)."""
 
