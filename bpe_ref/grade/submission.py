@@ -18,9 +18,9 @@ from .judge.module_style import ModuleStyle
 from .judge.built_in_split import ENCODE_PROBE, CANDIDATES, agrees_in_encoding, told
 from .judge.classes import graded_as, mapped_exercise
 from .judge.shapes import Mapping
-from .judge.variants import (SPECIALS_PROBE, DropsPattern, MergesForVocab, MergesInOrder, ModuleTables, SpecialsThird,
-                             TablesFirst, reads_merges_for_vocab, reads_merges_list, tables_first,
-                             takes_merges)
+from .judge.variants import (SPECIALS_PROBE, CorpusOfOne, DropsPattern, MergesForVocab, MergesInOrder, ModuleTables, SpecialsThird,
+                             TablesFirst, counts_over_chunks, reads_merges_for_vocab, reads_merges_list,
+                             tables_first, takes_merges)
 from .walls.sandbox import PROCESSES, Sandbox, SandboxCaller, exercise_deadline
 from .reading.reaching import UNREADABLE, parse, reaches_in, tainted
 from .reading.source import DEF_RE, UnreadableSubmission, names_in, read_submission
@@ -281,6 +281,8 @@ def grade_defined(sandbox, name, info, style, timeout, reads=frozenset(), as_wri
         layout = MergesInOrder
     if layout is None and reads_merges_for_vocab(name, params, caller.call):
         layout = MergesForVocab
+    if layout is None and counts_over_chunks(name, params, caller.call):
+        layout = CorpusOfOne
     if layout is None and as_written and (split := own_split(name, caller, timeout, params, extra)):
         return split
     if layout is None:

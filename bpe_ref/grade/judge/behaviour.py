@@ -18,8 +18,8 @@ from .exercises import REGISTRY
 from .exercises.common import Raised
 from .classes import role
 from .shapes import object_call, wired
-from .variants import (OVER_IDS_PROBES, TRAINER_WORDS, FlatIds, MergesForVocab, OverIds, Reordered, ReturnsMerges,
-                       takes_merges)
+from .variants import (OVER_IDS_PROBES, TRAINER_WORDS, CorpusOfOne, FlatIds, MergesForVocab, OverIds, Reordered,
+                       ReturnsMerges, takes_merges)
 from ..walls.sandbox import SandboxCaller
 from ...core.patterns import GPT4_SPLIT_PATTERN
 
@@ -208,6 +208,10 @@ def find_by_behaviour(sandbox, defined, taken, have):
                 read = probe(ReturnsMerges(_Direct(sandbox, learner)).call, learner, exercise)
                 if read.right_on_most():
                     tried, read.layout = read, ReturnsMerges
+            if exercise == "get_stats" and not tried.behaves():  # pairs counted over a list of id lists
+                read = probe(CorpusOfOne(_Direct(sandbox, learner)).call, learner, exercise)
+                if read.right_on_most():
+                    tried, read.layout = read, CorpusOfOne
             if not tried.behaves() and tried.named:  # the same arguments in another order
                 tried = in_another_order(sandbox, learner, exercise, tried)
             finding.tried.setdefault(exercise, []).append(tried)

@@ -235,6 +235,34 @@ class ReturnsMerges(Layout):
         return reply
 
 
+# get_stats over a corpus, one id list per chunk (the regex trainer's counter): it cannot take flat
+# ids, and it answers pair counts for a list of id lists
+CORPUS_PROBES = ([[1, 2, 1, 2], [2, 1]], [[5], [5, 5, 5]])
+
+
+def counts_over_chunks(exercise, params, call):
+    """Whether a get_stats takes a list of id lists: handed flat ids it raises, handed each of
+    CORPUS_PROBES (call(args) -> reply) it answers a dict of pairs. Right or wrong is for the
+    grading after, in its own terms."""
+    if exercise != "get_stats" or not params or call(([1, 2, 3],)).kind != "raised":
+        return False
+    for corpus in CORPUS_PROBES:
+        reply = call((corpus,))
+        if reply.kind != "ok" or not is_pair_dict(reply.value):
+            return False
+    return True
+
+
+class CorpusOfOne(Layout):
+    """A caller for get_stats([ids of each chunk]): the course's ids go in as a corpus of one list
+    (the list itself, so a change to it is seen); the counts come back as they are."""
+
+    how = "get_stats(list of id lists): handed the course's ids as a list holding that one list"
+
+    def call(self, args, rule=None):
+        return self.caller.call(([args[0]], *args[1:]), rule)
+
+
 class OverIds(Layout):
     """A caller for trainer([ids of each chunk], num_merges): the course's (text, vocab_size, pattern)
     go in as the ids of the text's chunks and vocab_size - 256; the merges come back as they are."""
