@@ -3,7 +3,7 @@ classes instead of \\p{L} and \\p{N}. No alternative matches '_' (it is \\w, yet
 nor a digit here), and findall skips what nothing matches: every underscore vanishes before
 training and before encoding. On text without one it agrees with GPT-2's split.
 
-expect: Tokenizer.train fail, Tokenizer.encode fail, Tokenizer.decode pass, merged pass
+expect: Tokenizer.train fail, Tokenizer.encode fail, Tokenizer.decode pass, merged pass, counts_of pass
 """
 import re
 

@@ -1,7 +1,7 @@
 """BUG in encode_ordinary: splits the text, then joins it back and encodes it whole, so merges
 cross chunk boundaries. (split_text, train_regex are right.)
 
-expect: split_text pass, merge pass, train_regex pass, encode_ordinary fail
+expect: split_text pass, merge pass, train_regex pass, encode_ordinary fail, pair_counts pass
 cause: encode_ordinary across_chunks
 shows: encode_ordinary encode_ordinary('a a', {(97, 32): 256}, GPT4_SPLIT_PATTERN)
 shows: encode_ordinary spans the border between two chunks

@@ -3,7 +3,7 @@ in its constructor (it compiles GPT-2's pattern itself), yet trains and encodes 
 The grader must tell by what it does that it is the regex exercise, and judge it against the
 pattern it has, not as the plain one. Plain beside it never splits and is the plain exercise.
 
-expect: Plain.train pass, Plain.encode pass, Plain.decode pass, WordPieces.train pass, WordPieces.encode pass, WordPieces.decode pass, join_pair pass, Plain.encode_piece pass, WordPieces.encode_piece pass
+expect: Plain.train pass, Plain.encode pass, Plain.decode pass, WordPieces.train pass, WordPieces.encode pass, WordPieces.decode pass, join_pair pass, Plain.encode_piece pass, WordPieces.encode_piece pass, count_pairs pass
 shows: WordPieces.train GPT-2's pattern
 """
 
