@@ -18,9 +18,9 @@ from .judge.module_style import ModuleStyle
 from .judge.built_in_split import ENCODE_PROBE, CANDIDATES, agrees_in_encoding, told
 from .judge.classes import graded_as, mapped_exercise
 from .judge.shapes import Mapping
-from .judge.variants import (SPECIALS_PROBE, CorpusOfOne, DropsPattern, MergesForVocab, MergesInOrder, ModuleTables, SpecialsThird,
-                             TablesFirst, counts_over_chunks, reads_merges_for_vocab, reads_merges_list,
-                             tables_first, takes_merges)
+from .judge.variants import (SPECIALS_PROBE, CorpusOfOne, DropsPattern, MergesForVocab, MergesInOrder, ModuleTables,
+                             SpecialsThird, TablesFirst, counts_over_chunks, reads_merges_for_vocab,
+                             reads_merges_list, tables_first, takes_merges)
 from .walls.sandbox import PROCESSES, Sandbox, SandboxCaller, exercise_deadline
 from .reading.reaching import UNREADABLE, parse, reaches_in, tainted
 from .reading.source import DEF_RE, UnreadableSubmission, names_in, read_submission
@@ -255,6 +255,12 @@ def read_module_style(sandbox, timeout):
     return ModuleStyle.read(get, others)
 
 
+# (detector(exercise, params, call), layout): an encode reading merges as a list of pairs, a decode
+# reading merges under another name, a get_stats over a list of id lists
+TOLD_BY_ANSWERS = ((reads_merges_list, MergesInOrder), (reads_merges_for_vocab, MergesForVocab),
+                   (counts_over_chunks, CorpusOfOne))
+
+
 def grade_defined(sandbox, name, info, style, timeout, reads=frozenset(), as_written=False, extra=None):
     """The Result of the function `name`, defined; `reads`: the module-level names its body reads.
     `as_written`: the course did not ask for it (no workbook lists it), so a split of its own counts;
@@ -277,12 +283,9 @@ def grade_defined(sandbox, name, info, style, timeout, reads=frozenset(), as_wri
         ex = style.exercise(name)
     params = info.get("names") or []
     layout = MergesForVocab if takes_merges(name, params) else TablesFirst if tables_first(name, params) else None
-    if layout is None and reads_merges_list(name, params, caller.call):
-        layout = MergesInOrder
-    if layout is None and reads_merges_for_vocab(name, params, caller.call):
-        layout = MergesForVocab
-    if layout is None and counts_over_chunks(name, params, caller.call):
-        layout = CorpusOfOne
+    for shows, variant in TOLD_BY_ANSWERS:  # variants only the function's answers tell apart
+        if layout is None and shows(name, params, caller.call):
+            layout = variant
     if layout is None and as_written and (split := own_split(name, caller, timeout, params, extra)):
         return split
     if layout is None:
