@@ -138,6 +138,7 @@ def trained_reader(attrs, returns):
 
 
 SHAPE_WORDS = {"merges": "", "inverse": " read as {id: pair}", "pairs": " read as pairs in merge order",
+               "pair_ids": " read as (pair, id) in merge order", "ranks": " read as {pair: rank}, ids 256 + rank",
                "vocab": ", the merges that build that vocab"}
 
 
@@ -145,7 +146,8 @@ def set_words(attrs, which):
     """How the course's merges (or vocab) go in, in words: '.merges = merges', '._vocab = {id: pair}'."""
     if attrs.shape == "vocab" or (which == "vocab" and attrs.shape == "merges"):
         return f".{attrs.vocab} = vocab" + (" (the vocab the merges build)" if which == "merges" else "")
-    shaped = {"merges": "merges", "inverse": "{id: pair} of the merges", "pairs": "the merges' pairs in order"}
+    shaped = {"merges": "merges", "inverse": "{id: pair} of the merges", "pairs": "the merges' pairs in order",
+              "pair_ids": "the merges' (pair, id) in order", "ranks": "{pair: rank} of the merges"}
     words = ", ".join(f".{name} = {shaped[shape]}" for name, shape in ((attrs.merges, attrs.shape), *attrs.also))
     return words + (f", .{attrs.vocab} = vocab" if which == "vocab" and attrs.vocab != attrs.merges else "")
 

@@ -1,7 +1,8 @@
-"""What a minbpe-style trainer left on its instance, under any name and in any of four shapes.
+"""What a minbpe-style trainer left on its instance, under any name and in any of six shapes.
 
 After the learner's own train, each attribute is read by its shape: merges {(id, id): id}, their
-inverse {id: (id, id)}, a list of pairs in merge order [(id, id), ...], or a vocab {id: bytes}.
+inverse {id: (id, id)}, a list of (pair, id) [((id, id), id), ...], a list of pairs in merge order
+[(id, id), ...], their ranks {(id, id): 0, 1, ...}, or a vocab {id: bytes}.
 train is judged on the merges that state holds (or that build its vocab, when that is all), and encode/decode are handed the course's merges
 and vocab in the same shapes, under the same names, so the learner's code reads what it wrote.
 """
@@ -14,19 +15,25 @@ from ._private import naive
 from .diagnosis import is_pair_dict
 from .shapes import Malformed
 
-MERGE_SHAPES = ("merges", "inverse", "pairs")  # the shapes that hold the merges, most telling first
-LOOKED_FOR = ("merges {(id, id): id}, their inverse {id: (id, id)}, a list of pairs [(id, id), ...] "
-              "or a vocab {id: bytes}")
+# the shapes that hold the merges, most telling first
+MERGE_SHAPES = ("merges", "inverse", "pair_ids", "pairs", "ranks")
+LOOKED_FOR = ("merges {(id, id): id}, their inverse {id: (id, id)}, a list of pairs [(id, id), ...] or of "
+              "(pair, id), their ranks {(id, id): 0, 1, ...} or a vocab {id: bytes}")
 
 
 def _is_pair(value):
     return isinstance(value, (tuple, list)) and len(value) == 2 and all(isinstance(i, int) for i in value)
 
 
+def _is_pair_id(item):
+    return isinstance(item, (tuple, list)) and len(item) == 2 and _is_pair(item[0]) and isinstance(item[1], int)
+
+
 def shape_of(value):
-    """'merges', 'inverse', 'pairs', 'vocab' or None: which of the four shapes `value` has."""
+    """'merges', 'inverse', 'pair_ids', 'pairs', 'ranks', 'vocab' or None: which of the six shapes
+    `value` has. A pair dict whose values are 0, 1, 2... holds ranks (merge_ranks), not ids."""
     if is_pair_dict(value) and all(_is_pair(k) and isinstance(v, int) for k, v in value.items()):
-        return "merges"
+        return "ranks" if sorted(value.values()) == list(range(len(value))) else "merges"
     if isinstance(value, dict) and value and all(isinstance(k, int) for k in value):
         if all(_is_pair(v) for v in value.values()):
             return "inverse"
@@ -34,6 +41,8 @@ def shape_of(value):
             return "vocab"
     if isinstance(value, list) and value and all(_is_pair(p) for p in value):
         return "pairs"
+    if isinstance(value, list) and value and all(_is_pair_id(p) for p in value):
+        return "pair_ids"
     return None
 
 
@@ -88,12 +97,16 @@ def as_merges(value, shape, chunks=()):
     """The course's merges {(a, b): id} from a value in the learner's shape; the value as it is
     when it does not have that shape (the judge then says what is wrong with it). `chunks`: the
     training text's ids, chunk by chunk, which tell how a vocab's tokens were made."""
-    if shape in ("inverse", "pairs", "vocab") and isinstance(value, (dict, list)) and not value:
+    if shape in ("inverse", "pair_ids", "pairs", "ranks", "vocab") and isinstance(value, (dict, list)) and not value:
         return {}
     if shape == "inverse" and shape_of(value) == "inverse":
         return {tuple(pair): idx for idx, pair in value.items()}
     if shape == "pairs" and shape_of(value) == "pairs":
         return {tuple(pair): 256 + rank for rank, pair in enumerate(value)}
+    if shape == "pair_ids" and shape_of(value) == "pair_ids":
+        return {tuple(pair): idx for pair, idx in value}
+    if shape == "ranks" and shape_of(value) == "ranks":
+        return {tuple(pair): 256 + rank for pair, rank in value.items()}
     if shape == "vocab" and shape_of(value) == "vocab":
         merges = vocab_merges(value, chunks)
         return Malformed("its vocab has a token that is not two earlier tokens joined, so no merges build it") \
@@ -126,8 +139,13 @@ def in_shape(merges, shape):
     """The course's merges in the learner's shape (ranked by id for a list of pairs)."""
     if shape == "inverse":
         return {idx: pair for pair, idx in merges.items()}
+    ranked = sorted(merges.items(), key=lambda item: item[1])
     if shape == "pairs":
-        return [pair for pair, _ in sorted(merges.items(), key=lambda item: item[1])]
+        return [pair for pair, _ in ranked]
+    if shape == "pair_ids":
+        return ranked
+    if shape == "ranks":
+        return {pair: rank for rank, (pair, _) in enumerate(ranked)}
     return merges
 
 
