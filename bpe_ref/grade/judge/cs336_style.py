@@ -15,8 +15,9 @@ CS336_SPECIAL = "<|endoftext|>"  # given to train_bpe, which must put it in the 
 def cs336_class(cls, roles, init, required=2):
     """CS336's layout: Tokenizer(vocab {id: bytes}, merges [(bytes, bytes)], special_tokens),
     GPT-2's pattern built in, special tokens always allowed; judged by the bytes of each token.
-    A constructor that requires special_tokens (`required` 3) is given [] where there are none."""
-    mappings, none = [], no_specials(required)
+    Where there are no special tokens, special_tokens is None, as CS336's tests pass it ([] for a
+    constructor that requires them, `required` 3)."""
+    mappings, none = [], no_specials(required, init)
     if "encode" in roles:
         method = roles["encode"][0]
         mappings.append(Mapping(f"{cls}.{method}", "encode_ordinary",
@@ -76,10 +77,14 @@ def in_course_ids(reply, back):
     return reply
 
 
-def no_specials(required):
+def no_specials(required, init=()):
     """The constructor's arguments after (vocab, merges) when there are no special tokens: [] for
-    one that requires special_tokens (`required` 3), nothing for one that has a default."""
-    return [[]] if required >= 3 else []
+    one that requires special_tokens (`required` 3); None for a third parameter named for them with
+    a default, as CS336's tests pass it, whatever the default (['<|endoftext|>'] is one); else nothing.
+    `init`: the constructor's parameter names after self."""
+    if required >= 3:
+        return [[]]
+    return [None] if len(init) >= 3 and "special" in init[2].lower() else []
 
 
 def cs336_decode(cls, method, none=()):

@@ -54,9 +54,10 @@ def from_files_exercise(say):
     )
 
 
-def from_files_mapping(cls, loader, method, required=2):
-    """Mapping of `cls.loader` (CS336's from_files) onto an exercise of its own, through the class's encode `method`."""
-    chosen, none = {}, no_specials(required)
+def from_files_mapping(cls, loader, method, required=2, init=()):
+    """Mapping of `cls.loader` (CS336's from_files) onto an exercise of its own, through the class's encode `method`
+    (`required`: how many constructor parameters have no default; `init`: their names)."""
+    chosen, none = {}, no_specials(required, init)
 
     def call(sandbox, args, deadline, rule):
         if "format" not in chosen:
