@@ -19,8 +19,8 @@ from .judge.built_in_split import ENCODE_PROBE, CANDIDATES, agrees_in_encoding, 
 from .judge.classes import graded_as, mapped_exercise
 from .judge.shapes import Mapping
 from .judge.variants import (SPECIALS_PROBE, CorpusOfOne, DropsPattern, MergesForVocab, MergesInOrder, ModuleTables,
-                             SpecialsThird, TablesFirst, counts_over_chunks, reads_merges_for_vocab,
-                             reads_merges_list, tables_first, takes_merges)
+                             SpecialsThird, TablesFirst, WordFreqs, counts_over_chunks, counts_over_words,
+                             reads_merges_for_vocab, reads_merges_list, tables_first, takes_merges)
 from .walls.sandbox import PROCESSES, Sandbox, SandboxCaller, exercise_deadline
 from .reading.reaching import UNREADABLE, parse, reaches_in, tainted
 from .reading.source import DEF_RE, UnreadableSubmission, names_in, read_submission
@@ -256,9 +256,9 @@ def read_module_style(sandbox, timeout):
 
 
 # (detector(exercise, params, call), layout): an encode reading merges as a list of pairs, a decode
-# reading merges under another name, a get_stats over a list of id lists
+# reading merges under another name, a get_stats over a list of id lists or over a word-frequency table
 TOLD_BY_ANSWERS = ((reads_merges_list, MergesInOrder), (reads_merges_for_vocab, MergesForVocab),
-                   (counts_over_chunks, CorpusOfOne))
+                   (counts_over_chunks, CorpusOfOne), (counts_over_words, WordFreqs))
 
 
 def grade_defined(sandbox, name, info, style, timeout, reads=frozenset(), as_written=False, extra=None):

@@ -3,7 +3,7 @@ or a set, and anything else (a frozenset) is refused with ValueError. Behind tha
 real bug: a special token that is not allowed is encoded as plain text, never raising ("none_raise"
 behaves like "none"). Tried with a plain set, the grader must find that bug.
 
-expect: RegexTokenizer.train pass, RegexTokenizer.decode pass, RegexTokenizer.encode_ordinary pass, RegexTokenizer.encode pass, RegexTokenizer.encode:special_tokens fail, RegexTokenizer._merge pass
+expect: RegexTokenizer.train pass, RegexTokenizer.decode pass, RegexTokenizer.encode_ordinary pass, RegexTokenizer.encode pass, RegexTokenizer.encode:special_tokens fail, RegexTokenizer._merge pass, RegexTokenizer._counts pass
 cause: RegexTokenizer.encode:special_tokens no_raise
 shows: RegexTokenizer.encode:special_tokens tried with a set
 """

@@ -19,7 +19,7 @@ from .exercises.common import Raised
 from .classes import role
 from .shapes import object_call, wired
 from .variants import (OVER_IDS_PROBES, TRAINER_WORDS, CorpusOfOne, FlatIds, MergesForVocab, OverIds, Reordered,
-                       ReturnsMerges, takes_merges)
+                       ReturnsMerges, WordFreqs, takes_merges, word_merge)
 from ..walls.sandbox import SandboxCaller
 from ...core.patterns import GPT4_SPLIT_PATTERN
 
@@ -38,6 +38,7 @@ COVERED_BY = {"encode": ("encode_ordinary", "encode_special"), "train": ("train_
 # a vocab builder so named, whose ids 0-255 are the bytes in another order, does another job
 # (GPT-4's byte shuffle): behaviour tells it apart, and its name confirms it
 OTHER_ORDER_WORDS = ("shuffl", "permut")
+STATS_LAYOUTS = (CorpusOfOne, WordFreqs)  # pairs counted over a list of id lists, or over {word: count}
 PROBE_CASES = 8  # edge cases tried per exercise: enough to tell get_stats from a Counter
 PROBE_SECONDS = 2.0  # per call: a probe is a small input, a longer wait means it is not this
 
@@ -198,21 +199,20 @@ def find_by_behaviour(sandbox, defined, taken, have):
     scores = []
     for learner, (params, required) in functions.items():
         for exercise in LOOKED_FOR:
-            if exercise in have or not fits(params, required, exercise):
+            fitting = fits(params, required, exercise)
+            if exercise in have or not (fitting or layouts_to_try(exercise, params)):
                 continue
             given = MergesForVocab if takes_merges(exercise, params) else None  # decode(ids, merges)
             tried = probe((given(_Direct(sandbox, learner)) if given else _Direct(sandbox, learner)).call,
-                          learner, exercise)
+                          learner, exercise) if fitting else Tried(learner, exercise)
             tried.layout = given
             if exercise == "train" and not tried.behaves():  # its merges inside what it returns
                 read = probe(ReturnsMerges(_Direct(sandbox, learner)).call, learner, exercise)
                 if read.right_on_most():
                     tried, read.layout = read, ReturnsMerges
-            if exercise == "get_stats" and not tried.behaves():  # pairs counted over a list of id lists
-                read = probe(CorpusOfOne(_Direct(sandbox, learner)).call, learner, exercise)
-                if read.right_on_most():
-                    tried, read.layout = read, CorpusOfOne
-            if not tried.behaves() and tried.named:  # the same arguments in another order
+            if not tried.behaves():
+                tried = in_a_layout(tried, exercise, params, lambda: _Direct(sandbox, learner))
+            if not tried.behaves() and tried.named and fitting:  # the same arguments in another order
                 tried = in_another_order(sandbox, learner, exercise, tried)
             finding.tried.setdefault(exercise, []).append(tried)
             if tried.behaves():
@@ -225,6 +225,27 @@ def find_by_behaviour(sandbox, defined, taken, have):
     if "train" not in finding.found.values():  # a shared trainer beside the classes' own train methods too
         find_over_ids(sandbox, functions, finding)
     return finding
+
+
+def layouts_to_try(exercise, params):
+    """The layouts a function that is not the exercise as called may still be it in: a get_stats
+    over id lists or over {word: count}; a merge_vocab(pair, vocab) of word-level BPE."""
+    if exercise == "get_stats":
+        return STATS_LAYOUTS
+    if exercise == "merge" and len(params) == 2:
+        return (word_merge(params),)
+    return ()
+
+
+def in_a_layout(tried, exercise, params, caller):
+    """`tried`, or the probe under the first of layouts_to_try in which the function is right on
+    most probes. `caller()`: a fresh caller of the learner's function, with a probe's time limit."""
+    for layout in layouts_to_try(exercise, params):
+        read = probe(layout(caller()).call, tried.learner, exercise)
+        if read.right_on_most():
+            read.layout = layout
+            return read
+    return tried
 
 
 def in_another_order(sandbox, learner, exercise, tried):
@@ -253,17 +274,24 @@ def find_class_helpers(sandbox, defined, taken, finding):
         for learner, params in helpers.items():
             kind = SandboxCaller if learner.partition(".")[2] in statics else MethodCaller
             for exercise in CLASS_HELPERS:
-                if not fits(params, 0, exercise):  # more parameters may have defaults: a call tells
+                fitting = fits(params, 0, exercise)  # more parameters may have defaults: a call tells
+                if not (fitting or layouts_to_try(exercise, params)):
                     continue
-                def call(args, kind=kind, learner=learner):
-                    return kind(sandbox, learner, time.monotonic() + PROBE_SECONDS).call(args)
-                tried = probe(call, learner, exercise)
+
+                def helper(kind=kind, learner=learner):
+                    return kind(sandbox, learner, time.monotonic() + PROBE_SECONDS)
+                tried = probe(lambda args: helper().call(args), learner, exercise) if fitting \
+                    else Tried(learner, exercise)
+                if not tried.behaves():
+                    tried = in_a_layout(tried, exercise, params, helper)
                 if tried.behaves():
                     scores.append(tried)
         for tried in sorted(scores, key=lambda t: t.score(), reverse=True):
             if tried.learner not in finding.found and tried.exercise not in \
                     {e for name, e in finding.found.items() if name.startswith(cls + ".")}:
                 finding.found[tried.learner] = tried.exercise
+                if tried.layout:
+                    finding.layouts[tried.learner] = tried.layout
                 if tried.learner.partition(".")[2] not in statics:
                     finding.methods.add(tried.learner)
 

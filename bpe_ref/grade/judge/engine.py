@@ -243,7 +243,7 @@ def failure(ex, attempt, finding, crash=None):
     args, got = finding["args"], finding["got"]
     masked = crash["got"].type_name if crash else None
     bug = matching_bug(ex, attempt.learner_behaviour, args, got, finding["mutated"], masked)
-    note = finding["note"]
+    note = finding["note"] or (got.note if isinstance(got, Malformed) else "")
     if not note and not isinstance(got, Raised):
         note = (ex.observe(args, got, finding["expected"]) if ex.observe else None) \
             or observation(finding["expected"], got)
@@ -253,6 +253,8 @@ def failure(ex, attempt, finding, crash=None):
         hint = finding["hint"]
     elif isinstance(got, Raised):
         hint = exception_hint(ex.name, ex.signature, got)
+    elif isinstance(got, Malformed):  # an answer the layout could not read says why
+        hint = got.note
     else:
         hint = wrong_type(ex, finding["expected"], got) or evidence_only(note)
     shown = call_text(ex.name, args) if not ex.uses else f"{ex.uses[-1]}(...) after {call_text(ex.uses[0], args)}"

@@ -9,8 +9,13 @@ A trainer written over ids, not text (trainer([ids of each chunk], num_merges) -
 it is handed the ids of the chunks of the text and the number of merges.
 """
 
+import functools
+
+import regex
+
 from .bounds import vocab_of
 from .diagnosis import is_pair_dict
+from .shapes import Malformed
 from .exercises.w07_regex_splitting import chunk_ids
 
 MERGES_WORDS = ("merge", "rank")  # a decode parameter so named takes merges, not a vocab
@@ -261,6 +266,95 @@ class CorpusOfOne(Layout):
 
     def call(self, args, rule=None):
         return self.caller.call(([args[0]], *args[1:]), rule)
+
+
+# get_stats over a word-frequency table, Sennrich's word-level BPE ({'l o w </w>': 5}, symbols
+# joined by spaces): it cannot take flat ids, and it answers counts of pairs of symbols
+WORDS_PROBE = {"a b a b": 1, "b a": 2}
+
+
+def counts_over_words(exercise, params, call):
+    """Whether a get_stats takes a table {word of space-joined symbols: count}: handed flat ids it
+    raises, handed WORDS_PROBE it answers a dict of pairs of symbols. Graded after in its own terms."""
+    if exercise != "get_stats" or not params or call(([1, 2, 3],)).kind != "raised":
+        return False
+    reply = call((WORDS_PROBE,))
+    return reply.kind == "ok" and is_pair_dict(reply.value) and all(
+        isinstance(a, str) and isinstance(b, str) for a, b in reply.value)
+
+
+def _symbol_id(symbol):
+    return int(symbol) if isinstance(symbol, str) and symbol.isascii() and symbol.isdigit() else symbol
+
+
+class WordFreqs(Layout):
+    """A caller for get_stats({word: count}): the course's ids go in as one word of count 1, each id
+    a symbol ('1 2 3'); the pairs of symbols come back as pairs of ids."""
+
+    how = ("get_stats(vocab {word: count}), word-level BPE's form: handed the course's ids as one word "
+           "of count 1, each id a symbol")
+
+    def call(self, args, rule=None):
+        reply = self.caller.call(({" ".join(map(str, args[0])): 1}, *args[1:]), rule)
+        if reply.kind == "ok" and isinstance(reply.value, dict):
+            reply.value = {tuple(map(_symbol_id, k)) if isinstance(k, tuple) else k: v for k, v in reply.value.items()}
+        return reply
+
+
+def _symbol(idx):
+    """Id `idx` as a symbol of word-level BPE: idx + 1 x's and a y. Two joined never read as one
+    ('xxyxxxy'), and a pair's text ends many other symbols ('xxy xxxy' is inside 'xxxxxy xxxy'), so a
+    merge that ignores the borders between symbols shows."""
+    return "x" * (idx + 1) + "y"
+
+
+SYMBOL = regex.compile(r"(x+)y")
+ACROSS_BORDERS = ("it joined text across the border between two symbols, not the pair's two whole symbols "
+                  "(the pair's text ends another symbol, or starts one): match the pair only between spaces "
+                  "or the word's ends, as (?<!\\S)first second(?!\\S) does")
+
+
+def _symbols_to_ids(word, pair, idx):
+    """The ids a word of symbols spells: one symbol is its id, the pair's symbols joined are idx;
+    any other symbol stays as it is (a merge across symbol borders), and the judge refuses it."""
+    joined = _symbol(pair[0]) + _symbol(pair[1])
+    out = []
+    for symbol in word.split():
+        one = SYMBOL.fullmatch(symbol)
+        out.append(idx if symbol == joined else len(one.group(1)) - 1 if one else symbol)
+    return out
+
+
+class WordMerge(Layout):
+    """A caller for merge_vocab(pair, vocab) of word-level BPE: the course's ids go in as one word of
+    count 1, each id a symbol ('t1 t2 t3'), the pair as two symbols; the word it gives back is read as
+    ids, the pair's joined symbol as the new id. `pair_first`: the parameters' order."""
+
+    how = ("merge_vocab(pair, vocab {word: count}), word-level BPE's form: handed the course's ids as one "
+           "word of count 1, each id a symbol (id 2 is 'xxxy'), the merged symbol read as the new id")
+
+    def __init__(self, caller, pair_first=True):
+        super().__init__(caller)
+        self.pair_first = pair_first
+
+    def call(self, args, rule=None):
+        ids, pair, idx = args
+        vocab = {" ".join(_symbol(i) for i in ids): 1}
+        symbols = (_symbol(pair[0]), _symbol(pair[1]))
+        reply = self.caller.call((symbols, vocab) if self.pair_first else (vocab, symbols), rule)
+        if reply.kind == "ok" and isinstance(reply.value, dict) and len(reply.value) == 1:
+            word = next(iter(reply.value))
+            if isinstance(word, str):
+                got = _symbols_to_ids(word, pair, idx)
+                reply.value = got if all(type(i) is int for i in got) else Malformed(ACROSS_BORDERS)
+        return reply
+
+
+def word_merge(params):
+    """The WordMerge caller for a two-parameter merge: the pair first unless only the second
+    parameter is named for it."""
+    pair_first = not ("pair" in params[1].lower() and "pair" not in params[0].lower())
+    return functools.partial(WordMerge, pair_first=pair_first)
 
 
 class OverIds(Layout):
