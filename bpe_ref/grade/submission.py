@@ -18,9 +18,9 @@ from .judge.module_style import ModuleStyle
 from .judge.built_in_split import ENCODE_PROBE, CANDIDATES, agrees_in_encoding, told
 from .judge.classes import graded_as, mapped_exercise
 from .judge.shapes import Mapping
-from .judge.variants import (SPECIALS_PROBE, CorpusOfOne, DropsPattern, MergesForVocab, MergesInOrder, ModuleTables,
-                             SpecialsThird, TablesFirst, WordFreqs, counts_over_chunks, counts_over_words,
-                             reads_merges_for_vocab, reads_merges_list, tables_first, takes_merges)
+from .judge.variants import (SPECIALS_PROBE, CorpusOfOne, CountsGiven, DropsPattern, MergesForVocab, MergesInOrder,
+                             ModuleTables, SpecialsThird, TablesFirst, WordFreqs, counts_given, counts_over_chunks,
+                             counts_over_words, reads_merges_for_vocab, reads_merges_list, tables_first, takes_merges)
 from .walls.sandbox import PROCESSES, Sandbox, SandboxCaller, exercise_deadline
 from .reading.reaching import UNREADABLE, parse, reaches_in, tainted
 from .reading.source import DEF_RE, UnreadableSubmission, names_in, read_submission
@@ -111,10 +111,18 @@ def other_shape(name, defined, course):
             or exercises.REGISTRY[name].uses or name in ("encode", "decode") or names[:1] == ["self"]:
         return None  # a method put at module level (merge = Tokenizer.merge) is the learner's slip
     wanted = len(exercises.REGISTRY[name].cases()[0])
-    if required <= wanted <= len(names):
+    if required <= wanted <= len(names) or counts_into(name, names):
         return None
     return (f"{name}({', '.join(names)}) is not graded as the course's {exercises.REGISTRY[name].signature}: "
             f"its parameters take other arguments")
+
+
+COUNTS_WORDS = ("count", "stat", "dict", "freq", "tally")  # get_stats(ids, counts): the dict it counts into
+
+
+def counts_into(name, names):
+    """Whether a get_stats(ids, counts) takes, with no default, the dict it counts into (variants.CountsGiven)."""
+    return name == "get_stats" and len(names) == 2 and any(w in names[1].lower() for w in COUNTS_WORDS)
 
 
 def is_demo_value(name, defined):
@@ -256,9 +264,10 @@ def read_module_style(sandbox, timeout):
 
 
 # (detector(exercise, params, call), layout): an encode reading merges as a list of pairs, a decode
-# reading merges under another name, a get_stats over a list of id lists or over a word-frequency table
+# reading merges under another name, a get_stats over a list of id lists or over a word-frequency table,
+# or one that needs the dict it counts into
 TOLD_BY_ANSWERS = ((reads_merges_list, MergesInOrder), (reads_merges_for_vocab, MergesForVocab),
-                   (counts_over_chunks, CorpusOfOne), (counts_over_words, WordFreqs))
+                   (counts_over_chunks, CorpusOfOne), (counts_over_words, WordFreqs), (counts_given, CountsGiven))
 
 
 def grade_defined(sandbox, name, info, style, timeout, reads=frozenset(), as_written=False, extra=None):

@@ -3,7 +3,7 @@ encode_ordinary beside it: ordinary text is right, but the allowed special token
 order they were registered, so of two overlapping tokens the shorter, registered first, wins. Its
 ordinary text is graded under encode, its special tokens under encode:special_tokens.
 
-expect: RegexTokenizer.train pass, RegexTokenizer.encode pass, RegexTokenizer.decode pass, RegexTokenizer.encode:special_tokens fail, RegexTokenizer.join pass, RegexTokenizer.encode_chunk pass
+expect: RegexTokenizer.train pass, RegexTokenizer.encode pass, RegexTokenizer.decode pass, RegexTokenizer.encode:special_tokens fail, RegexTokenizer.join pass, RegexTokenizer.encode_chunk pass, RegexTokenizer.pairs pass
 cause: RegexTokenizer.encode:special_tokens not_longest_first
 """
 

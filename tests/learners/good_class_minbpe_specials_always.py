@@ -2,7 +2,7 @@
 token registered with register_special_token is always allowed (CS336's rule), tried longest
 first. Its special-token handling must be graded in those terms, under encode:special_tokens.
 
-expect: RegexTokenizer.train pass, RegexTokenizer.encode pass, RegexTokenizer.decode pass, RegexTokenizer.encode:special_tokens pass, RegexTokenizer.join pass, RegexTokenizer.encode_chunk pass, RegexTokenizer.encode_plain pass
+expect: RegexTokenizer.train pass, RegexTokenizer.encode pass, RegexTokenizer.decode pass, RegexTokenizer.encode:special_tokens pass, RegexTokenizer.join pass, RegexTokenizer.encode_chunk pass, RegexTokenizer.encode_plain pass, RegexTokenizer.pairs pass
 """
 
 import regex

@@ -3,7 +3,7 @@ splitting with GPT-4's pattern always. It is graded as the regex tokenizer it is
 pattern: the grader hands it one character a chunk, sees GPT-4's chunks all the same, and grades it
 as a class with that pattern built in, not as one that ignores the pattern it was given.
 
-expect: RegexTokenizer.train pass, RegexTokenizer.encode pass, RegexTokenizer.decode pass, RegexTokenizer.encode:special_tokens pass, RegexTokenizer.join pass, RegexTokenizer.encode_chunk pass
+expect: RegexTokenizer.train pass, RegexTokenizer.encode pass, RegexTokenizer.decode pass, RegexTokenizer.encode:special_tokens pass, RegexTokenizer.join pass, RegexTokenizer.encode_chunk pass, RegexTokenizer.pairs pass
 shows: RegexTokenizer.encode it splits as GPT-4's pattern does, whatever pattern it is given
 """
 

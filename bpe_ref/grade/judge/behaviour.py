@@ -19,7 +19,7 @@ from .exercises.common import Raised
 from .classes import role
 from .shapes import object_call, wired
 from .variants import (OVER_IDS_PROBES, TRAINER_WORDS, CorpusOfOne, FlatIds, MergesForVocab, OverIds, Reordered,
-                       ReturnsMerges, WordFreqs, takes_merges, word_merge)
+                       ReturnsMerges, WordFreqs, CountsGiven, takes_merges, word_merge)
 from ..walls.sandbox import SandboxCaller
 from ...core.patterns import GPT4_SPLIT_PATTERN
 
@@ -229,9 +229,10 @@ def find_by_behaviour(sandbox, defined, taken, have):
 
 def layouts_to_try(exercise, params):
     """The layouts a function that is not the exercise as called may still be it in: a get_stats
-    over id lists or over {word: count}; a merge_vocab(pair, vocab) of word-level BPE."""
+    over id lists or over {word: count}, or needing the dict it counts into; a merge_vocab(pair,
+    vocab) of word-level BPE."""
     if exercise == "get_stats":
-        return STATS_LAYOUTS
+        return STATS_LAYOUTS + ((CountsGiven,) if len(params) == 2 else ())
     if exercise == "merge" and len(params) == 2:
         return (word_merge(params),)
     return ()

@@ -268,6 +268,24 @@ class CorpusOfOne(Layout):
         return self.caller.call(([args[0]], *args[1:]), rule)
 
 
+def counts_given(exercise, params, call):
+    """Whether a get_stats(ids, counts) needs the dict it counts into (minbpe's counts, with no
+    default): called with ids alone it raises, with a fresh {} beside them it answers pair counts."""
+    if exercise != "get_stats" or len(params) != 2 or call(([1, 2, 3],)).kind != "raised":
+        return False
+    reply = call(([1, 2, 1, 2], {}))
+    return reply.kind == "ok" and is_pair_dict(reply.value)
+
+
+class CountsGiven(Layout):
+    """A caller for get_stats(ids, counts) whose counts has no default: handed a fresh {} each call."""
+
+    how = "get_stats(ids, counts): handed a fresh {} to count into, its second parameter having no default"
+
+    def call(self, args, rule=None):
+        return self.caller.call((args[0], {}), rule)
+
+
 # get_stats over a word-frequency table, Sennrich's word-level BPE ({'l o w </w>': 5}, symbols
 # joined by spaces): it cannot take flat ids, and it answers counts of pairs of symbols
 WORDS_PROBE = {"a b a b": 1, "b a": 2}
