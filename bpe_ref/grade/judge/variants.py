@@ -240,6 +240,12 @@ class ReturnsMerges(Layout):
         return reply
 
 
+def refuses_flat_ids(exercise, params, call):
+    """Whether a get_stats raises when handed ids alone, as the course calls it: then the answers
+    to its own form (variants below) tell what it takes."""
+    return exercise == "get_stats" and bool(params) and call(([1, 2, 3],)).kind == "raised"
+
+
 # get_stats over a corpus, one id list per chunk (the regex trainer's counter): it cannot take flat
 # ids, and it answers pair counts for a list of id lists
 CORPUS_PROBES = ([[1, 2, 1, 2], [2, 1]], [[5], [5, 5, 5]])
@@ -249,7 +255,7 @@ def counts_over_chunks(exercise, params, call):
     """Whether a get_stats takes a list of id lists: handed flat ids it raises, handed each of
     CORPUS_PROBES (call(args) -> reply) it answers a dict of pairs. Right or wrong is for the
     grading after, in its own terms."""
-    if exercise != "get_stats" or not params or call(([1, 2, 3],)).kind != "raised":
+    if not refuses_flat_ids(exercise, params, call):
         return False
     for corpus in CORPUS_PROBES:
         reply = call((corpus,))
@@ -271,7 +277,7 @@ class CorpusOfOne(Layout):
 def counts_given(exercise, params, call):
     """Whether a get_stats(ids, counts) needs the dict it counts into (minbpe's counts, with no
     default): called with ids alone it raises, with a fresh {} beside them it answers pair counts."""
-    if exercise != "get_stats" or len(params) != 2 or call(([1, 2, 3],)).kind != "raised":
+    if len(params) != 2 or not refuses_flat_ids(exercise, params, call):
         return False
     reply = call(([1, 2, 1, 2], {}))
     return reply.kind == "ok" and is_pair_dict(reply.value)
@@ -294,7 +300,7 @@ WORDS_PROBE = {"a b a b": 1, "b a": 2}
 def counts_over_words(exercise, params, call):
     """Whether a get_stats takes a table {word of space-joined symbols: count}: handed flat ids it
     raises, handed WORDS_PROBE it answers a dict of pairs of symbols. Graded after in its own terms."""
-    if exercise != "get_stats" or not params or call(([1, 2, 3],)).kind != "raised":
+    if not refuses_flat_ids(exercise, params, call):
         return False
     reply = call((WORDS_PROBE,))
     return reply.kind == "ok" and is_pair_dict(reply.value) and all(
