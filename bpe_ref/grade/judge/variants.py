@@ -307,24 +307,6 @@ def counts_over_words(exercise, params, call):
         isinstance(a, str) and isinstance(b, str) for a, b in reply.value)
 
 
-def _symbol_id(symbol):
-    return int(symbol) if isinstance(symbol, str) and symbol.isascii() and symbol.isdigit() else symbol
-
-
-class WordFreqs(Layout):
-    """A caller for get_stats({word: count}): the course's ids go in as one word of count 1, each id
-    a symbol ('1 2 3'); the pairs of symbols come back as pairs of ids."""
-
-    how = ("get_stats(vocab {word: count}), word-level BPE's form: handed the course's ids as one word "
-           "of count 1, each id a symbol")
-
-    def call(self, args, rule=None):
-        reply = self.caller.call(({" ".join(map(str, args[0])): 1}, *args[1:]), rule)
-        if reply.kind == "ok" and isinstance(reply.value, dict):
-            reply.value = {tuple(map(_symbol_id, k)) if isinstance(k, tuple) else k: v for k, v in reply.value.items()}
-        return reply
-
-
 def _symbol(idx):
     """Id `idx` as a symbol of word-level BPE: idx + 1 x's and a y. Two joined never read as one
     ('xxyxxxy'), and a pair's text ends many other symbols ('xxy xxxy' is inside 'xxxxxy xxxy'), so a
@@ -338,20 +320,38 @@ ACROSS_BORDERS = ("it joined text across the border between two symbols, not the
                   "or the word's ends, as (?<!\\S)first second(?!\\S) does")
 
 
+def _symbol_id(symbol):
+    """The id a symbol stands for (_symbol); anything else as it is, for the judge to refuse."""
+    one = SYMBOL.fullmatch(symbol) if isinstance(symbol, str) else None
+    return len(one.group(1)) - 1 if one else symbol
+
+
 def _symbols_to_ids(word, pair, idx):
     """The ids a word of symbols spells: one symbol is its id, the pair's symbols joined are idx;
     any other symbol stays as it is (a merge across symbol borders), and the judge refuses it."""
     joined = _symbol(pair[0]) + _symbol(pair[1])
-    out = []
-    for symbol in word.split():
-        one = SYMBOL.fullmatch(symbol)
-        out.append(idx if symbol == joined else len(one.group(1)) - 1 if one else symbol)
-    return out
+    return [idx if symbol == joined else _symbol_id(symbol) for symbol in word.split()]
+
+
+class WordFreqs(Layout):
+    """A caller for get_stats({word: count}): the course's ids go in as one word of count 1, each id
+    a symbol (_symbol); the pairs of symbols come back as pairs of ids."""
+
+    how = ("get_stats(vocab {word: count}), word-level BPE's form: handed the course's ids as one word "
+           "of count 1, each id a symbol")
+
+    def call(self, args, rule=None):
+        reply = self.caller.call(({" ".join(_symbol(i) for i in args[0]): 1}, *args[1:]), rule)
+        if reply.kind == "ok" and isinstance(reply.value, dict):
+            reply.value = {tuple(map(_symbol_id, k)) if isinstance(k, tuple) else k: v for k, v in reply.value.items()}
+        return reply
+
+
 
 
 class WordMerge(Layout):
     """A caller for merge_vocab(pair, vocab) of word-level BPE: the course's ids go in as one word of
-    count 1, each id a symbol ('t1 t2 t3'), the pair as two symbols; the word it gives back is read as
+    count 1, each id a symbol (_symbol), the pair as two symbols; the word it gives back is read as
     ids, the pair's joined symbol as the new id. `pair_first`: the parameters' order."""
 
     how = ("merge_vocab(pair, vocab {word: count}), word-level BPE's form: handed the course's ids as one "
