@@ -167,13 +167,14 @@ def find_mappings(defined, probe, split=None, keeps=None):
 
 
 def trainer_functions(defined):
-    """[(name, parameter names)] of the functions and static methods ('Cls.train_bpe') shaped as
-    CS336's train_bpe(input_path, vocab_size, ...): not (path, merges_path), which loads."""
+    """[(name, parameter names)] of the functions, static methods and class methods ('Cls.train_bpe')
+    shaped as CS336's train_bpe(input_path, vocab_size, ...): not (path, merges_path), which loads."""
     out = []
     for name, info in defined.items():
         if info.get("kind") != "callable":
             continue
-        shapes = [(name, info.get("names") or [])] + [(f"{name}.{m}", p) for m, p in (info.get("statics") or {}).items()
+        own = {**(info.get("statics") or {}), **(info.get("classmethods") or {})}
+        shapes = [(name, info.get("names") or [])] + [(f"{name}.{m}", p) for m, p in own.items()
                                                       if m not in (info.get("inherited") or ())]
         for learner, params in shapes:
             names = [n.lower() for n in params]
