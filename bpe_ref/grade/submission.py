@@ -18,6 +18,7 @@ from .judge.module_style import ModuleStyle
 from .judge.built_in_split import ENCODE_PROBE, CANDIDATES, agrees_in_encoding, told
 from .judge.classes import graded_as, mapped_exercise
 from .judge.shapes import Mapping
+from .judge.unmade import unmade_rows
 from .judge.variants import (SPECIALS_PROBE, CorpusOfOne, CountsGiven, DropsPattern, MergesForVocab, MergesInOrder,
                              ModuleTables, SpecialsThird, TablesFirst, WordFreqs, counts_given, counts_over_chunks,
                              counts_over_words, reads_merges_for_vocab, reads_merges_list, tables_first, takes_merges)
@@ -174,10 +175,20 @@ def grade_loaded(sandbox, cells, metadata, loaded, timeout, notes=None):
     if loaded:
         results.update({r.name: r for r in ModuleStyle.missing(metadata.get("exercises", []), results)})
         results.update(grade_classes(sandbox, timeout, notes))  # tokenizer classes, CS336's train_bpe
+        results.update({name: row for name, row in unmade_classes(sandbox, cells).items() if name not in results})
         given = {name for cell in cells for name in cell["given"]}  # the course's own helpers and demos
         given |= {name for cell in cells if cell.get("course") for name in bound_names(cell["source"])}
         results.update(grade_by_behaviour(sandbox, results, given, timeout, notes if notes is not None else []))
     return results
+
+
+def unmade_classes(sandbox, cells):
+    """{learner name: Result}: an error row for each tokenizer method of a class that a cell
+    which failed to load wrote and never made (judge/unmade.py)."""
+    failed = {index for index, report in sandbox.cell_reports.items()
+              if report.get("status") in LOAD_FAILURES and not cells[index].get("raises_on_purpose")}
+    return unmade_rows(cells, failed, sandbox.defined,
+                       lambda name, index: never_defined(name, cells[index]["name"], sandbox.cell_reports[index]))
 
 
 def bound_names(source):
