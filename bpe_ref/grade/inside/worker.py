@@ -307,7 +307,8 @@ class Worker:
         "call": [method, args], "read": attr to return instead of the result (minbpe's train),
         "iterate": feed the first argument as an iterator and list the result (encode_iterable),
         "file": the first init argument is a text to hand over as a file's path (a trainer class
-        made with CS336's input_path), "files": [[name, bytes], ...] written to a private folder,
+        made with CS336's input_path), "call_file": the same for the first argument of "call" (a
+        trainer method called as train_bpe(input_path, ...)), "files": [[name, bytes], ...] written to a private folder,
         their paths put before the init arguments, "made_by": a class method that makes the
         object instead of the class itself (CS336's from_files)}."""
         if request.get("files"):
@@ -318,6 +319,10 @@ class Worker:
             init = wire.from_wire(request["init"])
             return self.in_file(init[0], lambda path: self.on_object(
                 {**request, "file": False, "init": wire.to_wire([path, *init[1:]])}))
+        if request.get("call_file"):
+            method, args = request["call"][0], wire.from_wire(request["call"][1])
+            return self.in_file(args[0], lambda path: self.on_object(
+                {**request, "call_file": False, "call": [method, wire.to_wire([path, *args[1:]])]}))
         cls, refusal = self.function(request["cls"])
         if refusal:
             return refusal

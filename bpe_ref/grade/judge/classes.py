@@ -14,7 +14,7 @@ import regex
 
 from .built_in_split import split_finder
 from .registering import chosen, register_finder
-from .cs336_style import cs336_class, train_bpe_mapping, trainer_class_mapping
+from .cs336_style import cs336_class, train_bpe_mapping, trainer_class_mapping, trainer_method_mapping
 from .engine import Result, run_exercise
 from .from_files import from_files_mapping, loader_of
 from .exercises import REGISTRY
@@ -163,6 +163,10 @@ def find_mappings(defined, probe, split=None, keeps=None):
             found.append(trainer_class_mapping(cls, runs, init))
     for name, names in trainer_functions(defined):
         found.append(train_bpe_mapping(name, names))
+    for cls, (methods, required) in classes.items():  # train_bpe as a method: Tokenizer(...).train_bpe(input_path, ...)
+        init = methods.get("__init__", [])[:required]
+        found += [mapping for method, params in methods.items() if method != "__init__" and trains_from_file(params)
+                  if (mapping := trainer_method_mapping(cls, method, params, init))]
     return found
 
 
@@ -176,12 +180,15 @@ def trainer_functions(defined):
         own = {**(info.get("statics") or {}), **(info.get("classmethods") or {})}
         shapes = [(name, info.get("names") or [])] + [(f"{name}.{m}", p) for m, p in own.items()
                                                       if m not in (info.get("inherited") or ())]
-        for learner, params in shapes:
-            names = [n.lower() for n in params]
-            if len(names) >= 2 and names_a_path(names[0]) and any(w in names[1] for w in ("vocab", "merges")) \
-                    and names_a_size(names[1]) and not names_a_path(names[1]):  # not save(path, merges)
-                out.append((learner, names))
+        out += [(learner, [n.lower() for n in params]) for learner, params in shapes if trains_from_file(params)]
     return out
+
+
+def trains_from_file(params):
+    """Whether parameters are CS336's train_bpe's: (input_path, vocab_size, ...), not (path, merges_path), which loads."""
+    names = [n.lower() for n in params]
+    return len(names) >= 2 and names_a_path(names[0]) and any(w in names[1] for w in ("vocab", "merges")) \
+        and names_a_size(names[1]) and not names_a_path(names[1])  # not save(path, merges)
 
 
 def text_only_trainer(methods):
