@@ -482,6 +482,16 @@ def lock_down(options):
     limit_memory(options["memory_mb"])
 
 
+def fork_only():
+    """Pools asked to start with spawn or forkserver start with fork. Those two run a fresh
+    interpreter, without the worker's guards (and, for a notebook, without its functions); fork
+    gives the same answers for workers that only read their arguments, as it did by default on
+    Linux before Python 3.14."""
+    from multiprocessing import context
+    for method in ("spawn", "forkserver"):
+        context._concrete_contexts[method] = context._concrete_contexts["fork"]
+
+
 def parse(argv):
     """MEMORY_MB [--site DIR[:DIR...]] [--uid UID] [--gid GID] [--processes N] -> options."""
     options = {"memory_mb": int(argv[0]) if argv else 2048, "site": None, "uid": None, "gid": None, "processes": 1}
@@ -518,6 +528,7 @@ def main():
     sys.stdin = open(os.devnull, encoding="utf-8")
     sys.meta_path.insert(0, FakeFinder())
     sys.setrecursionlimit(10_000)
+    fork_only()
     lock_down(options)
     worker.serve()
 
