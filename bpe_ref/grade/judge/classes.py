@@ -177,7 +177,8 @@ def trainer_functions(defined):
     for name, info in defined.items():
         if info.get("kind") != "callable":
             continue
-        own = {**(info.get("statics") or {}), **(info.get("classmethods") or {})}
+        own = {**(info.get("statics") or {}), **{m: p for m, p in (info.get("classmethods") or {}).items()
+                                                 if not m.startswith("from_")}}  # from_train makes a tokenizer
         shapes = [(name, info.get("names") or [])] + [(f"{name}.{m}", p) for m, p in own.items()
                                                       if m not in (info.get("inherited") or ())]
         out += [(learner, [n.lower() for n in params]) for learner, params in shapes if trains_from_file(params)]
