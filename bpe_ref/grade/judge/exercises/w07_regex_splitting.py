@@ -122,7 +122,9 @@ exercise(
                    (".<" * 8 + ".<|endoftext|>", 257, GPT4_SPLIT_PATTERN),
                    # '_' is punctuation to every pattern; a stand-in written for Python's re
                    # (' ?[^\W\d_]+| ?\d+| ?[^\s\w]+') matches no alternative for it and drops it
-                   ("x__ x__ x__", 257, GPT4_SPLIT_PATTERN)],
+                   ("x__ x__ x__", 257, GPT4_SPLIT_PATTERN),
+                   # "'s" is one chunk to GPT-2's contractions: a pattern without them never pairs it
+                   ("it's it's x's y's", 257, GPT2_SPLIT_PATTERN)],
     strategy=st.tuples(SPLIT_TEXT | SMALL_TEXT, st.integers(256, 268), st.sampled_from(PATTERNS)),
     judge=judge_train_regex,
     hint="train on the chunks of regex.findall(pattern, text) with the pattern given: count pairs inside every "
@@ -280,7 +282,8 @@ exercise(
                    # '_' and '²' (a digit to \p{N}, not to re's \d) are where stand-ins for the patterns differ
                    ("a_b x__y x²", {(95, 95): 256, (97, 95): 257, (120, 194): 258}, GPT2_SPLIT_PATTERN),
                    (LONG_LINE, train_chunks(chunk_ids("hello world, hello", GPT2_SPLIT_PATTERN), 262),
-                    GPT2_SPLIT_PATTERN)],
+                    GPT2_SPLIT_PATTERN),
+                   ("it's", {(39, 115): 256}, GPT2_SPLIT_PATTERN)],  # "'s", one chunk to the contractions
     strategy=encode_ordinary_args(),
     judge=equal_to(reference_encode_ordinary),
     hint="split with regex.findall(pattern, text), the pattern given; encode each chunk's bytes with the "
