@@ -19,9 +19,10 @@ from .judge.built_in_split import ENCODE_PROBE, CANDIDATES, agrees_in_encoding, 
 from .judge.classes import graded_as, mapped_exercise
 from .judge.shapes import Mapping
 from .judge.unmade import unmade_rows
-from .judge.variants import (SPECIALS_PROBE, CorpusOfOne, CountsGiven, DropsPattern, MergesForVocab, MergesInOrder,
-                             ModuleTables, SpecialsThird, TablesFirst, WordFreqs, counts_given, counts_over_chunks,
-                             counts_over_words, reads_merges_for_vocab, reads_merges_list, tables_first, takes_merges)
+from .judge.variants import (SPECIALS_PROBE, CorpusOfOne, CountsAdded, CountsGiven, DropsPattern, MergesForVocab,
+                             MergesInOrder, ModuleTables, SpecialsThird, TablesFirst, WordFreqs, adds_counts,
+                             counts_given, counts_over_chunks, counts_over_words, reads_merges_for_vocab,
+                             reads_merges_list, tables_first, takes_merges)
 from .walls.sandbox import PROCESSES, Sandbox, SandboxCaller, exercise_deadline
 from .reading.reaching import UNREADABLE, parse, reaches_in, tainted
 from .reading.source import DEF_RE, UnreadableSubmission, names_in, read_submission
@@ -309,7 +310,13 @@ def grade_defined(sandbox, name, info, style, timeout, reads=frozenset(), as_wri
     if layout is None and as_written and (split := own_split(name, caller, timeout, params, extra)):
         return split
     if layout is None:
-        return run_exercise(ex, caller, timeout)
+        result = run_exercise(ex, caller, timeout)
+        if result.passed and adds_counts(name, params, len(params) - (info.get("params") or len(params))):
+            added = run_exercise(ex, CountsAdded(caller), timeout)  # what its optional counts promises
+            if not added.passed:
+                added.detail["exercise"] = f"graded as the course's {name}, and as {CountsAdded.how}"
+                return added
+        return result
     result = run_exercise(ex, layout(caller), timeout)  # a signature variant, in its own terms
     result.detail["exercise"] = f"graded as the course's {name} as written: {layout.how}"
     return result

@@ -260,8 +260,8 @@ def failure(ex, attempt, finding, crash=None):
     shown = call_text(ex.name, args) if not ex.uses else f"{ex.uses[-1]}(...) after {call_text(ex.uses[0], args)}"
     if isinstance(got, Raised):
         status, message = "error", f"{shown} {got!r}"
-    elif finding["note"]:
-        status, message = "fail", f"{shown}: {finding['note']}"
+    elif finding["note"] or isinstance(got, Malformed):  # an answer the layout could not read: why, not its repr
+        status, message = "fail", f"{shown}: {finding['note'] or got.note}"
     else:
         status, message = "fail", f"{shown} returned {show(got)}, expected {show(finding['expected'])}"
     detail = {"call": shown, "expected": show(finding["expected"]), "got": show(got), "note": note,

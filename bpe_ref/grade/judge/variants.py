@@ -292,6 +292,38 @@ class CountsGiven(Layout):
         return self.caller.call((args[0], {}), rule)
 
 
+class CountsAdded(Layout):
+    """A caller for get_stats(ids, counts=None), minbpe's: handed a dict that already holds a count
+    (EARLIER), as a caller adding chunk after chunk does; what it returns is read back without that
+    count, or Malformed when the count was not added to."""
+
+    how = "get_stats(ids, counts) too, handed a dict that already holds a count, which it should add to"
+    EARLIER = {(-1, -1): 3}  # a pair no ids make: its count is only ever the one handed in
+
+    def call(self, args, rule=None):
+        reply = self.caller.call((args[0], dict(self.EARLIER)), rule)
+        if reply.kind == "ok" and isinstance(reply.value, dict):
+            got = dict(reply.value)
+            if got.pop((-1, -1), None) != 3:
+                reply.value = Malformed(f"handed counts {self.EARLIER} it returned {_short_dict(reply.value)}, "
+                                        "without that count: add to the counts you are given (counts is for "
+                                        "adding chunk after chunk), and start a new dict only when there are none")
+            else:
+                reply.value = got
+        return reply
+
+
+def _short_dict(value, limit=60):
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…}"
+
+
+def adds_counts(exercise, params, defaults):
+    """Whether a get_stats takes, with a default, the dict it counts into: get_stats(ids, counts=None)."""
+    return exercise == "get_stats" and len(params) == 2 and defaults >= 1 \
+        and any(w in params[1].lower() for w in ("count", "stat", "freq", "tally"))
+
+
 # get_stats over a word-frequency table, Sennrich's word-level BPE ({'l o w </w>': 5}, symbols
 # joined by spaces): it cannot take flat ids, and it answers counts of pairs of symbols
 WORDS_PROBE = {"a b a b": 1, "b a": 2}
