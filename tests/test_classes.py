@@ -92,7 +92,7 @@ def test_a_class_of_no_pattern_parameter_is_the_regex_exercise_when_it_splits():
     defined = {"Chunked": cls({"train": ["text", "vocab_size"], "encode": ["text"], "decode": ["ids"]}),
                "Whole": cls({"train": ["text", "vocab_size"], "encode": ["text"], "decode": ["ids"]})}
 
-    def split(name, train, encode, merges_of, setting, sized=False, returns=False, pattern=None):
+    def split(name, train, encode, merges_of, setting, sized=False, returns=False, pattern=None, bare=False):
         return (GPT2_SPLIT_PATTERN, "its train splits") if name == "Chunked" else (NO_SPLIT, "")
     found = {m.learner: m for m in find_mappings(defined, lambda *a, **k: {"merges": {(97, 97): 256}}, split)}
     assert (found["Chunked.train"].exercise, found["Chunked.train"].pattern) == ("train_regex", GPT2_SPLIT_PATTERN)

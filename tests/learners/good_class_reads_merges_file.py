@@ -1,11 +1,11 @@
 """A tokenizer class made from a merges file, Tokenizer(merges_path): its path is neither a split
-pattern ('path' holds 'pat') nor a size ('merges'). The grader cannot make one, so its encode and
-decode go ungraded and the file is not passed; its helpers, right, are graded on an object it
-could not make (self is never read).
+pattern ('path' holds 'pat') nor a size ('merges'). There is no file to load in the sandbox, so the
+object is made without its constructor and handed the course's merges and vocab under the names
+its encode and decode read (minbpe's); its helpers, right, are graded on an object it could not
+make (self is never read).
 
-expect: Tokenizer._pairs pass, Tokenizer._merge pass
-file: not passed
-shows: notes not graded: the class Tokenizer (methods decode, encode)
+expect: Tokenizer._pairs pass, Tokenizer._merge pass, Tokenizer.encode pass, Tokenizer.decode pass
+shows: Tokenizer.encode made without its constructor
 """
 import json
 

@@ -310,7 +310,8 @@ class Worker:
         made with CS336's input_path), "call_file": the same for the first argument of "call" (a
         trainer method called as train_bpe(input_path, ...)), "files": [[name, bytes], ...] written to a private folder,
         their paths put before the init arguments, "made_by": a class method that makes the
-        object instead of the class itself (CS336's from_files)}."""
+        object instead of the class itself (CS336's from_files), or "__new__": made without its
+        constructor (one that loads tables from a file)}."""
         if request.get("files"):
             files = wire.from_wire(request["files"])
             return self.in_folder(files, lambda paths: self.on_object(
@@ -329,7 +330,8 @@ class Worker:
         refuses = byhand.refuser(request["rule"]) if request.get("rule") else None
         seconds = request.get("seconds")
         made_by = request.get("made_by")
-        made = self.run(lambda: calling.call(getattr(cls, made_by) if made_by else cls, wire.from_wire(request["init"]),
+        maker = (lambda: cls.__new__(cls)) if made_by == "__new__" else getattr(cls, made_by) if made_by else cls
+        made = self.run(lambda: calling.call(maker, [] if made_by == "__new__" else wire.from_wire(request["init"]),
                                              seconds, self.label_of))
         if "ok" not in made:
             return {**made, "step": "init"}

@@ -72,8 +72,9 @@ def split_finder(sandbox, deadline):
     and `encode` are method names (or None); merges_of(answer, text) reads the merges from what
     training answered (its attributes, or what it returned), and setting(merges) gives the
     attributes that hand it merges (both in the class's own layout: minbpe_style)."""
-    def find(cls, train, encode, merges_of, setting, sized=False, returns=False, pattern=None):
-        """`pattern`: made as Cls(pattern), for a class that takes one (does it split with it?)."""
+    def find(cls, train, encode, merges_of, setting, sized=False, returns=False, pattern=None, bare=False):
+        """`pattern`: made as Cls(pattern), for a class that takes one (does it split with it?);
+        `bare`: made without its constructor (one that loads its tables from a file)."""
         trained = encoded = None
         made = [pattern] if pattern is not None else []
         if train:  # `returns`: train returns the merges instead of keeping them
@@ -86,7 +87,8 @@ def split_finder(sandbox, deadline):
         if encode:
             text, merges = ENCODE_PROBE
             reply = object_call(sandbox, cls, deadline, init=wired([256 + len(merges)] if sized else made),
-                                set=wired(setting(merges)), call=[encode, wired([text])])
+                                set=wired(setting(merges)), call=[encode, wired([text])],
+                                **({"made_by": "__new__"} if bare else {}))
             if reply.kind == "ok":
                 encoded = told(agrees_in_encoding, reply.value)
         if pattern is not None:  # a split it was not given, or none told

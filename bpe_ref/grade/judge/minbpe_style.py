@@ -22,12 +22,14 @@ CHUNK_WORDS = ("chunk", "piece", "bytes", "word")  # an encoder of one piece of 
 TRAIN_PROBE = ("aaabdaaabac", 259)  # one training, to see which attributes hold the merges and vocab
 
 
-def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, split=None):
+def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, split=None, bare=False):
     """minbpe's layout: Cls() or Cls(pattern) (`regex_style`, read from the constructor's
     parameters); train(text, vocab_size) fills self.merges; encode/decode read self.merges and
     self.vocab; register_special_tokens({token: id}). `extra`: further encoders (encode_normal).
     `sized`: Cls(vocab_size), whose train(text) takes the size from the constructor. `split`: a
-    built_in_split finder, which tells whether a class of no pattern parameter splits all the same."""
+    built_in_split finder, which tells whether a class of no pattern parameter splits all the same.
+    `bare`: made without its constructor, which loads the tables from a file (Tokenizer(merges_path)),
+    and handed the course's under minbpe's names."""
     attrs, seen, returns = State(), None, False
     mappings = []
     trains = None
@@ -54,7 +56,7 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
     if split is not None:  # a class that takes a pattern is handed one character a chunk: does it still split?
         built_in, told = split(cls, trains, ordinary and ordinary[0], trained_reader(attrs, returns),
                                lambda merges: values_for(attrs, merges, ranked_vocab(merges)), sized=sized,
-                               returns=returns, pattern=CHARACTERS_PATTERN if regex_style else None)
+                               returns=returns, pattern=CHARACTERS_PATTERN if regex_style else None, bare=bare)
         told = f" ({told})" if built_in else ""
     splits, pattern = regex_style or bool(built_in), built_in or None
     if trains:
@@ -69,13 +71,13 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
     if "decode" in roles:
         method = roles["decode"][0]
         mappings.append(Mapping(f"{cls}.{method}", "decode", f"{set_words(attrs, 'vocab')}, then .{method}(ids)",
-                                minbpe_decode(cls, method, regex_style, attrs, sized)))
+                                minbpe_decode(cls, method, regex_style, attrs, sized, bare)))
     if ordinary:
         exercise = "encode_ordinary" if splits else "encode"
         mappings.append(Mapping(f"{cls}.{ordinary[0]}", exercise,
                                 f"{set_words(attrs, 'merges')}, then .{ordinary[0]}(text)" + told,
                                 minbpe_encode(cls, ordinary[0], regex_style, attrs, sized,
-                                              allowing=takes_allowed(ordinary[1])), pattern=pattern,
+                                              allowing=takes_allowed(ordinary[1]), bare=bare), pattern=pattern,
                                 refuses_specials=ordinary[0] == roles.get("encode", ("",))[0] and takes_allowed(ordinary[1])))
     for method, params in extra:  # a chunk's encoder (encode_chunk) is the plain encode on its one chunk
         one_chunk = any(w in method.lower() for w in CHUNK_WORDS)
@@ -108,6 +110,11 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
                                     "allowed_special, so every registered special token is allowed" + told,
                                     minbpe_special(cls, method, register, attrs, regex_style, all_allowed=True),
                                     only_all=True, pattern=pattern))
+    if built_in:  # the nearest candidate its answers tell: where close variants differ, not graded
+        mappings = [dataclasses.replace(m, guessed=True) if m.pattern else m for m in mappings]
+    if bare:
+        mappings = [dataclasses.replace(m, how=f"{cls} made without its constructor, which loads its tables "
+                                               f"from a file; {m.how}") for m in mappings]
     if isinstance(seen, dict) and not returns and (not attrs.found or attrs.opaque):
         return unreadable_state(mappings, seen, attrs)
     return mappings
@@ -187,14 +194,29 @@ def minbpe_train(cls, method, regex_style, attrs, returns=False, sized=False):
     return call
 
 
-def minbpe_decode(cls, method, regex_style, attrs, sized=False):
+def minbpe_decode(cls, method, regex_style, attrs, sized=False, bare=False):
     def call(sandbox, args, deadline, rule):
         ids, vocab = args
         init = [len(vocab)] if sized else [GPT2_SPLIT_PATTERN] if regex_style else []
-        return object_call(sandbox, cls, deadline, rule, init=wired(init),
-                           set=wired(values_for(attrs, decode_merges(vocab, attrs), vocab)),
-                           call=[method, wired([ids])])  # merges too: a decoder may check it was trained
+        return made_bare(bare, object_call(  # merges too: a decoder may check it was trained
+            sandbox, cls, deadline, rule, init=wired(init), set=wired(values_for(attrs, decode_merges(vocab, attrs), vocab)),
+            call=[method, wired([ids])], **making(bare)))
     return call
+
+
+def making(bare):
+    """object_call's arguments that make an object without its constructor, when `bare`."""
+    return {"made_by": "__new__"} if bare else {}
+
+
+def made_bare(bare, reply):
+    """`reply`, or, for an object made without its constructor, the grader's limit when the method
+    read an attribute only the constructor would have set (not the merges or vocab it was handed)."""
+    raised = reply.info.get("raised") or {} if reply.kind == "raised" else {}
+    if bare and raised.get("type") == "AttributeError" and "has no attribute" in (raised.get("message") or ""):
+        raise GraderSide(f"made without its constructor (which loads its tables from a file), it read what only "
+                         f"the constructor sets: {raised.get('message')}")
+    return reply
 
 
 def decode_merges(vocab, attrs):
@@ -217,7 +239,7 @@ def takes_ids(param):
     return "byte" in lowered or not any(w in lowered for w in TEXT_WORDS)
 
 
-def minbpe_encode(cls, method, regex_style, attrs, sized=False, as_ids=False, allowing=False):
+def minbpe_encode(cls, method, regex_style, attrs, sized=False, as_ids=False, allowing=False, bare=False):
     """encode(text) on a fresh object holding the merges; `as_ids`: handed the text's bytes as ids.
     `allowing`: an encode(text, allowed_special) with no default is called with minbpe's "none_raise"."""
     def call(sandbox, args, deadline, rule):
@@ -227,9 +249,9 @@ def minbpe_encode(cls, method, regex_style, attrs, sized=False, as_ids=False, al
         given = list(text.encode("utf-8")) if as_ids else text
 
         def encode(arguments):
-            return object_call(sandbox, cls, deadline, rule, init=wired(init),
-                               set=wired(values_for(attrs, merges, ranked_vocab(merges))),
-                               call=[method, wired(arguments)])
+            return made_bare(bare, object_call(sandbox, cls, deadline, rule, init=wired(init),
+                                               set=wired(values_for(attrs, merges, ranked_vocab(merges))),
+                                               call=[method, wired(arguments)], **making(bare)))
         reply = encode([given])
         return encode([given, "none_raise"]) if allowing and missing_argument(reply) else reply
     return call

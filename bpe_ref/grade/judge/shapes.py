@@ -24,6 +24,7 @@ class Mapping:
     set_as_text: bool = False  # with an allowed set, other special tokens may be encoded as text (minbpe)
     helper: bool = False  # a further encoder beside the class's encode (encode_normal): reported only if encode fails
     own_exercise: object = None  # an Exercise of the design's own (CS336's from_files), not a workbook's
+    guessed: bool = False  # its pattern is the candidate its answers agree with (a split built in), not one it was given
     refuses_specials: bool = False  # encode(text, allowed_special) graded as ordinary: it may refuse a special token in the text, as tiktoken's encode does
 
 

@@ -17,6 +17,9 @@ from .w04_naive_bpe import replay, train_chunks, trainer_bugs
 from .w06_encoding import DICT_ORDER, ENCODE_BUGS, encode_probes, observe_encoding
 
 SPLIT_TEXT = st.text(alphabet=st.sampled_from(list("aZ é'’sSt 01234²_\t\n\r .,!?한中😀ا\u064e")), max_size=30)
+# texts where GPT-2's contractions ("'s" one chunk) decide the answer: a split a class has built
+# in that is GPT-2's but for them (its own pattern, for Hindi say) is told from GPT-2's nowhere else
+CONTRACTION_TEXTS = ("it's it's x's y's", "it's")
 SPLIT_CASES = ["", "Hello world", "I'm   here!\n\n", "don’t DON'T", "12345678", "  leading and trailing  ",
                "x = f(1, 2)\r\n\tpass", "مرحبا بالعالم", "HelloWorld camelCase"]
 
@@ -124,7 +127,7 @@ exercise(
                    # (' ?[^\W\d_]+| ?\d+| ?[^\s\w]+') matches no alternative for it and drops it
                    ("x__ x__ x__", 257, GPT4_SPLIT_PATTERN),
                    # "'s" is one chunk to GPT-2's contractions: a pattern without them never pairs it
-                   ("it's it's x's y's", 257, GPT2_SPLIT_PATTERN)],
+                   (CONTRACTION_TEXTS[0], 257, GPT2_SPLIT_PATTERN)],
     strategy=st.tuples(SPLIT_TEXT | SMALL_TEXT, st.integers(256, 268), st.sampled_from(PATTERNS)),
     judge=judge_train_regex,
     hint="train on the chunks of regex.findall(pattern, text) with the pattern given: count pairs inside every "
@@ -283,7 +286,7 @@ exercise(
                    ("a_b x__y x²", {(95, 95): 256, (97, 95): 257, (120, 194): 258}, GPT2_SPLIT_PATTERN),
                    (LONG_LINE, train_chunks(chunk_ids("hello world, hello", GPT2_SPLIT_PATTERN), 262),
                     GPT2_SPLIT_PATTERN),
-                   ("it's", {(39, 115): 256}, GPT2_SPLIT_PATTERN)],  # "'s", one chunk to the contractions
+                   (CONTRACTION_TEXTS[1], {(39, 115): 256}, GPT2_SPLIT_PATTERN)],  # "'s": one chunk to the contractions
     strategy=encode_ordinary_args(),
     judge=equal_to(reference_encode_ordinary),
     hint="split with regex.findall(pattern, text), the pattern given; encode each chunk's bytes with the "
