@@ -11,7 +11,7 @@ named for regex whose answers show no split (an unfinished copy of the basic tok
 
 from .exercises import REGISTRY
 from .exercises.w06_encoding import ranked_vocab
-from .shapes import object_call, wired
+from .shapes import object_call, wired, without_constructor
 from ...core.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
 
 NO_SPLIT = ""  # the basic exercise: the whole text is one chunk
@@ -88,7 +88,7 @@ def split_finder(sandbox, deadline):
             text, merges = ENCODE_PROBE
             reply = object_call(sandbox, cls, deadline, init=wired([256 + len(merges)] if sized else made),
                                 set=wired(setting(merges)), call=[encode, wired([text])],
-                                **({"made_by": "__new__"} if bare else {}))
+                                **without_constructor(bare))
             if reply.kind == "ok":
                 encoded = told(agrees_in_encoding, reply.value)
         if pattern is not None:  # a split it was not given, or none told

@@ -177,11 +177,12 @@ SPECIALS = object()  # a constructor's special tokens: the call's own, or none b
 def constructor_argument(name, method_takes_specials):
     """What a trainer's class is made with for the required parameter `name`; None: unknown."""
     lowered = name.lower()
+    sized = any(w in lowered for w in ("size", "num"))  # vocab_size, num_merges: no table
     if "special" in lowered:
         return [] if method_takes_specials else SPECIALS
-    if "vocab" in lowered and not any(w in lowered for w in ("size", "num")):
+    if "vocab" in lowered and not sized:
         return {i: bytes([i]) for i in range(256)}
-    if "merge" in lowered and not any(w in lowered for w in ("size", "num")):
+    if "merge" in lowered and not sized:
         return []
     return None
 

@@ -13,7 +13,7 @@ from .exercises.common import CHARACTERS_PATTERN
 from .diagnosis import is_pair_dict, not_byte_level
 from .engine import GraderSide
 from .exercises.w06_encoding import ranked_vocab
-from .shapes import Mapping, object_call, wired
+from .shapes import Mapping, object_call, wired, without_constructor
 from .trained_state import LOOKED_FOR, State, as_merges, described, find_state, shape_of, values_for
 from .variants import merges_from_vocab
 from ...core.patterns import GPT2_SPLIT_PATTERN
@@ -200,13 +200,8 @@ def minbpe_decode(cls, method, regex_style, attrs, sized=False, bare=False):
         init = [len(vocab)] if sized else [GPT2_SPLIT_PATTERN] if regex_style else []
         return made_bare(bare, object_call(  # merges too: a decoder may check it was trained
             sandbox, cls, deadline, rule, init=wired(init), set=wired(values_for(attrs, decode_merges(vocab, attrs), vocab)),
-            call=[method, wired([ids])], **making(bare)))
+            call=[method, wired([ids])], **without_constructor(bare)))
     return call
-
-
-def making(bare):
-    """object_call's arguments that make an object without its constructor, when `bare`."""
-    return {"made_by": "__new__"} if bare else {}
 
 
 def made_bare(bare, reply):
@@ -251,7 +246,7 @@ def minbpe_encode(cls, method, regex_style, attrs, sized=False, as_ids=False, al
         def encode(arguments):
             return made_bare(bare, object_call(sandbox, cls, deadline, rule, init=wired(init),
                                                set=wired(values_for(attrs, merges, ranked_vocab(merges))),
-                                               call=[method, wired(arguments)], **making(bare)))
+                                               call=[method, wired(arguments)], **without_constructor(bare)))
         reply = encode([given])
         return encode([given, "none_raise"]) if allowing and missing_argument(reply) else reply
     return call

@@ -50,6 +50,12 @@ def object_call(sandbox, cls, deadline, rule=None, **request):
     return sandbox.request({**request, "rule": rule} if rule else request, deadline)
 
 
+def without_constructor(bare):
+    """object_call's arguments that make the object without its constructor (one that loads its
+    tables from a file), when `bare`."""
+    return {"made_by": "__new__"} if bare else {}
+
+
 def wired(value):
     """A value in the sandbox protocol's form."""
     return wire.to_wire(value)
