@@ -244,11 +244,13 @@ def find_by_behaviour(sandbox, defined, taken, have):
 def layouts_to_try(exercise, params):
     """The layouts a function that is not the exercise as called may still be it in: a get_stats
     over id lists or over {word: count}, or needing the dict it counts into; a merge_vocab(pair,
-    vocab) of word-level BPE."""
+    vocab) of word-level BPE; a decode(ids, merges) that builds its own vocab."""
     if exercise == "get_stats":
         return STATS_LAYOUTS + ((CountsGiven,) if len(params) == 2 else ())
     if exercise == "merge" and len(params) == 2:
         return (word_merge(params),)
+    if exercise == "decode" and len(params) >= 2:  # its table the merges, under any name
+        return (MergesForVocab,)
     return ()
 
 

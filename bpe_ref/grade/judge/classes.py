@@ -191,7 +191,8 @@ def trainer_functions(defined):
 def trains_from_file(params):
     """Whether parameters are CS336's train_bpe's: (input_path, vocab_size, ...), not (path, merges_path), which loads."""
     names = [n.lower() for n in params]
-    return len(names) >= 2 and names_a_path(names[0]) and any(w in names[1] for w in ("vocab", "merges")) \
+    return len(names) >= 2 and names_a_path(names[0]) and not any(w in names[0] for w in ("dir", "folder")) \
+        and any(w in names[1] for w in ("vocab", "merges")) \
         and names_a_size(names[1]) and not names_a_path(names[1])  # not save(path, merges)
 
 
