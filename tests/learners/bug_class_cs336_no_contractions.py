@@ -4,6 +4,7 @@ merge of "'" and 's' is never counted in training nor applied in encoding. Every
 
 expect: Tokenizer.encode fail, Tokenizer.encode:special_tokens pass, Tokenizer.encode_iterable fail, Tokenizer.decode pass, train_bpe fail
 shows: Tokenizer.encode "it's"
+shows: Tokenizer.encode_iterable "it's"
 shows: train_bpe (39, 115)
 """
 from collections import Counter

@@ -7,6 +7,7 @@ graded as usual.
 expect: get_stats pass, merge pass, BPETokenizer.train error, BPETokenizer.encode error, BPETokenizer.decode error
 shows: BPETokenizer.encode bad escape
 shows: BPETokenizer.train before BPETokenizer was defined
+shows: BPETokenizer.decode bad escape
 """
 import re
 
