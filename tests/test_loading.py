@@ -7,6 +7,7 @@ import textwrap
 
 import pytest
 
+from bpe_ref.grade.judge.unmade import MAX_ROWS
 from bpe_ref.grade.submission import grade_file, module_name
 from bpe_ref.grade.walls import isolation
 
@@ -186,3 +187,25 @@ def test_a_failing_cell_that_binds_what_a_function_reads_stops_the_pass(tmp_path
     result = grade_file(path, timeout=10.0, isolated=ISOLATED)
     assert result["exercises"]["get_stats"]["status"] == "pass" and not result["passed"], result
     assert any("left ungraded: SPLIT" in n for n in result["notes"]), result
+
+
+def test_classes_never_made_are_named_up_to_a_bound(tmp_path):
+    """An import the sandbox lacks, before 400 tokenizer classes: each of the first is named with
+    the reason it was never made, and the rows stop at a bound, so a file cannot flood its report."""
+    one = textwrap.dedent('''
+        class T{i}:
+            def train(self, text, vocab_size):
+                self.merges = {{}}
+
+            def encode(self, text):
+                return list(text.encode("utf-8"))
+
+            def decode(self, ids):
+                return bytes(ids).decode("utf-8", errors="replace")
+        ''')
+    source = "import a_module_nobody_has\n" + "".join(one.format(i=i) for i in range(400))
+    result = grade(tmp_path, "many_classes.py", source)
+    rows = result["exercises"]
+    assert len(rows) == MAX_ROWS and not result["passed"]
+    assert rows["T0.train"]["status"] == "error"
+    assert "No module named 'a_module_nobody_has'" in rows["T0.train"]["message"]
