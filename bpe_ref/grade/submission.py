@@ -21,8 +21,8 @@ from .judge.shapes import Mapping
 from .judge.unmade import unmade_rows
 from .judge.variants import (SPECIALS_PROBE, CorpusOfOne, CountsAdded, CountsGiven, DropsPattern, MergesForVocab,
                              MergesInOrder, ModuleTables, SpecialsThird, TablesFirst, WordFreqs, adds_counts,
-                             counts_given, counts_over_chunks, counts_over_words, reads_merges_for_vocab,
-                             reads_merges_list, tables_first, takes_merges)
+                             counts_given, counts_into, counts_over_chunks, counts_over_words,
+                             reads_merges_for_vocab, reads_merges_list, tables_first, takes_merges)
 from .walls.sandbox import PROCESSES, Sandbox, SandboxCaller, exercise_deadline
 from .reading.reaching import UNREADABLE, parse, reaches_in, tainted
 from .reading.source import DEF_RE, UnreadableSubmission, names_in, read_submission
@@ -117,14 +117,6 @@ def other_shape(name, defined, course):
         return None
     return (f"{name}({', '.join(names)}) is not graded as the course's {exercises.REGISTRY[name].signature}: "
             f"its parameters take other arguments")
-
-
-COUNTS_WORDS = ("count", "stat", "dict", "freq", "tally")  # get_stats(ids, counts): the dict it counts into
-
-
-def counts_into(name, names):
-    """Whether a get_stats(ids, counts) takes, with no default, the dict it counts into (variants.CountsGiven)."""
-    return name == "get_stats" and len(names) == 2 and any(w in names[1].lower() for w in COUNTS_WORDS)
 
 
 def is_demo_value(name, defined):

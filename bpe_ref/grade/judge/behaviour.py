@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from .exercises import REGISTRY
 from .exercises.common import Raised
 from .classes import role
+from .display import show
 from .shapes import object_call, wired
 from .variants import (OVER_IDS_PROBES, TRAINER_WORDS, CorpusOfOne, FlatIds, MergesForVocab, OverIds, Reordered,
                        ReturnsMerges, WordFreqs, CountsGiven, takes_merges, word_merge)
@@ -40,6 +41,7 @@ COVERED_BY = {"encode": ("encode_ordinary", "encode_special"), "train": ("train_
 OTHER_ORDER_WORDS = ("shuffl", "permut")
 STATS_LAYOUTS = (CorpusOfOne, WordFreqs)  # pairs counted over a list of id lists, or over {word: count}
 PROBE_CASES = 8  # edge cases tried per exercise: enough to tell get_stats from a Counter
+SHOWN = 50  # characters of an input or answer in a note on what was tried
 PROBE_SECONDS = 2.0  # per call: a probe is a small input, a longer wait means it is not this
 
 
@@ -98,7 +100,6 @@ class Finding:
     tried: dict = field(default_factory=dict)  # exercise -> [Tried]
     methods: set = field(default_factory=set)  # 'Cls.method' found: a helper called on a fresh instance (MethodCaller)
     layouts: dict = field(default_factory=dict)  # learner name -> its layout: caller -> caller (variants.OverIds, FlatIds, ReturnsMerges)
-    again: list = field(default_factory=list)  # [Tried]: second tries at exercises graded already, right on most probes
 
     def notes(self):
         """One line per exercise looked for among named candidates and not found."""
@@ -182,13 +183,13 @@ def probe(call, learner, exercise):
             tried.idle += unchanged(reply.value, args[0])
             tried.shaped += wrong is None or _same_kind(wrong.expected, reply.value)
             if wrong is not None and not tried.first_problem:
-                tried.first_problem = f"returned {_short(reply.value)} for {_short(args)}"
+                tried.first_problem = f"returned {show(reply.value, SHOWN)} for {show(args, SHOWN)}"
         elif reply.kind == "raised":
             if not tried.first_problem:
                 raised = Raised.from_info(reply.info["raised"])
-                tried.first_problem = f"crashed on {_short(args)}: {raised.type_name}: {raised.message[:80]}"
+                tried.first_problem = f"crashed on {show(args, SHOWN)}: {raised.type_name}: {raised.message[:80]}"
         else:
-            tried.first_problem = tried.first_problem or f"{reply.kind} on {_short(args)}"
+            tried.first_problem = tried.first_problem or f"{reply.kind} on {show(args, SHOWN)}"
             tried.timed_out = reply.kind == "timeout"
             break
     return tried
@@ -202,7 +203,7 @@ def find_by_behaviour(sandbox, defined, taken, have):
     find_class_helpers(sandbox, defined, taken, finding)
     functions = {name: c for name, c in candidates(defined, taken).items() if name not in finding.found}
     covered = {name for name, later in COVERED_BY.items() if set(later) & set(have)}
-    scores = []
+    scores, seconds = [], []  # seconds: tries at exercises graded already, right on most probes
     for learner, (params, required) in functions.items():
         for exercise in LOOKED_FOR:
             fitting = fits(params, required, exercise)
@@ -224,15 +225,14 @@ def find_by_behaviour(sandbox, defined, taken, have):
                 tried = in_another_order(sandbox, learner, exercise, tried)
             if again:  # and right on most probes, its name alone is no evidence here
                 if tried.right_on_most():
-                    finding.again.append(tried)
+                    seconds.append(tried)
                 continue
             finding.tried.setdefault(exercise, []).append(tried)
             if tried.behaves():
                 scores.append(tried)
-    for tried in finding.again:  # each second try found, beside the best of each exercise not graded yet
-        scores.append(tried)
-    for tried in sorted(scores, key=lambda t: t.score(), reverse=True):
-        if tried.learner not in finding.found and (tried in finding.again or tried.exercise not in finding.found.values()):
+    # each second try is found, beside the best of each exercise not graded yet
+    for tried in sorted(scores + seconds, key=lambda t: t.score(), reverse=True):
+        if tried.learner not in finding.found and (tried in seconds or tried.exercise not in finding.found.values()):
             finding.found[tried.learner] = tried.exercise
             if tried.layout:
                 finding.layouts[tried.learner] = tried.layout
@@ -387,6 +387,3 @@ def _same_kind(expected, got):
     return expected is not None and type(got) is type(expected)
 
 
-def _short(value, limit=50):
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."

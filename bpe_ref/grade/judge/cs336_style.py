@@ -122,6 +122,14 @@ def train_bpe_mapping(name, params):
                    pattern=GPT2_SPLIT_PATTERN)
 
 
+def trainer_arguments(text, vocab_size, takes_specials):
+    """(special tokens, arguments) of a trainer called as CS336's train_bpe: the text, the size
+    with one more for '<|endoftext|>', and that token, when it takes special tokens and the text
+    does not spell it (then it is ordinary text)."""
+    specials = [] if CS336_SPECIAL in text or not takes_specials else [CS336_SPECIAL]
+    return specials, [text, vocab_size + len(specials)] + ([specials] if takes_specials else [])
+
+
 def trainer_class_mapping(cls, method, init):
     """A trainer class made as CS336's train_bpe is called, Cls(input_path, vocab_size,
     special_tokens), whose method (train(), run()) learns what it then keeps: the vocab {id: bytes}
@@ -129,9 +137,7 @@ def trainer_class_mapping(cls, method, init):
     takes_specials = len(init) >= 3 and "special" in init[2].lower()
 
     def call(sandbox, args, deadline, rule):
-        text, vocab_size, _ = args
-        specials = [] if CS336_SPECIAL in text or not takes_specials else [CS336_SPECIAL]
-        given = [text, vocab_size + len(specials)] + ([specials] if takes_specials else [])
+        specials, given = trainer_arguments(*args[:2], takes_specials)
         reply = object_call(sandbox, cls, deadline, rule, init=wired(given), call=[method, wired([])],
                             read="*", file=True)
         if reply.kind == "ok":
@@ -154,9 +160,7 @@ def trainer_method_mapping(cls, method, params, init):
         return None
 
     def call(sandbox, args, deadline, rule):
-        text, vocab_size, _ = args
-        specials = [] if CS336_SPECIAL in text or not takes_specials else [CS336_SPECIAL]
-        given = [text, vocab_size + len(specials)] + ([specials] if takes_specials else [])
+        specials, given = trainer_arguments(*args[:2], takes_specials)
         init_args = [specials if value is SPECIALS else value for value in made]
         request = dict(init=wired(init_args), call=[method, wired(given)], call_file=True)
         reply = object_call(sandbox, cls, deadline, rule, **request)

@@ -15,6 +15,7 @@ import regex
 
 from .bounds import vocab_of
 from .diagnosis import is_pair_dict
+from .display import show
 from .shapes import Malformed
 from .exercises.w07_regex_splitting import chunk_ids
 
@@ -303,9 +304,9 @@ class CountsAdded(Layout):
     def call(self, args, rule=None):
         reply = self.caller.call((args[0], dict(self.EARLIER)), rule)
         if reply.kind == "ok" and isinstance(reply.value, dict):
-            got = dict(reply.value)
-            if got.pop((-1, -1), None) != 3:
-                reply.value = Malformed(f"handed counts {self.EARLIER} it returned {_short_dict(reply.value)}, "
+            got, (pair, count) = dict(reply.value), next(iter(self.EARLIER.items()))
+            if got.pop(pair, None) != count:
+                reply.value = Malformed(f"handed counts {self.EARLIER} it returned {show(reply.value, 60)}, "
                                         "without that count: add to the counts you are given (counts is for "
                                         "adding chunk after chunk), and start a new dict only when there are none")
             else:
@@ -313,15 +314,17 @@ class CountsAdded(Layout):
         return reply
 
 
-def _short_dict(value, limit=60):
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit] + "…}"
+COUNTS_WORDS = ("count", "stat", "dict", "freq", "tally")  # get_stats(ids, counts): the dict it counts into
+
+
+def counts_into(exercise, params):
+    """Whether a get_stats(ids, counts) takes, second, the dict it counts into (CountsGiven, CountsAdded)."""
+    return exercise == "get_stats" and len(params) == 2 and any(w in params[1].lower() for w in COUNTS_WORDS)
 
 
 def adds_counts(exercise, params, defaults):
     """Whether a get_stats takes, with a default, the dict it counts into: get_stats(ids, counts=None)."""
-    return exercise == "get_stats" and len(params) == 2 and defaults >= 1 \
-        and any(w in params[1].lower() for w in ("count", "stat", "freq", "tally"))
+    return counts_into(exercise, params) and defaults >= 1
 
 
 # get_stats over a word-frequency table, Sennrich's word-level BPE ({'l o w </w>': 5}, symbols
@@ -377,8 +380,6 @@ class WordFreqs(Layout):
         if reply.kind == "ok" and isinstance(reply.value, dict):
             reply.value = {tuple(map(_symbol_id, k)) if isinstance(k, tuple) else k: v for k, v in reply.value.items()}
         return reply
-
-
 
 
 class WordMerge(Layout):
