@@ -105,11 +105,20 @@ def unfinished(info):
 STUB_ROLES = ("train", "decode", "encode")  # a minbpe method still a stub, reported as the exercise of its name
 
 
-def stub_mappings(cls, info, roles):
+def stub_mappings(cls, info, roles, defined):
     """A row 'not implemented yet' for each of a minbpe-style class's methods still a stub: its
-    unfinished part is named, and the file is not passed while it is."""
+    unfinished part is named, and the file is not passed while it is. A stub a subclass fills in
+    is an abstract base's by design, not unfinished work."""
     return [Mapping(f"{cls}.{stub}", stub, "still a stub", lambda *_: Reply("not_implemented"))
-            for stub in STUB_ROLES if stub in (info.get("stubs") or ()) and stub not in roles]
+            for stub in STUB_ROLES if stub in (info.get("stubs") or ()) and stub not in roles
+            and not filled_by_subclass(defined, cls, stub)]
+
+
+def filled_by_subclass(defined, cls, method):
+    """Whether a class of the submission that derives from `cls` writes `method` itself."""
+    return any(cls in (info.get("bases") or ()) and method in (info.get("methods") or {})
+               and method not in (info.get("inherited") or ()) and method not in (info.get("stubs") or ())
+               for info in defined.values())
 
 
 PATTERN_WORDS = ("pattern", "regex", "pat", "split")  # a constructor parameter so named takes the split pattern
@@ -150,7 +159,7 @@ def find_mappings(defined, probe, split=None, keeps=None):
                                                          or "encode" in roles and unfinished(defined[cls])) \
                 and not sized_trainer(methods, roles, init):
             found += minbpe_class(cls, roles, init, probe, regex_style=takes_pattern(init), extra=extra, split=split)
-            found += stub_mappings(cls, defined[cls], roles)
+            found += stub_mappings(cls, defined[cls], roles, defined)
         elif loads_tables(init, required, roles):  # Tokenizer(merges_path): made without it, handed the tables
             found += minbpe_class(cls, roles, init, probe, regex_style=False, extra=extra, split=split, bare=True)
         elif required <= 1 and takes_size(init):  # BasicTokenizer(vocab_size).train(text)
@@ -394,9 +403,17 @@ def under_their_writer(defined, results):
     for name, copies in through.items():
         own = out.get(name)
         if (own is None or needs_subclass(own)) and len({course(out[c]) for c in copies}) == 1 \
-                and (own is None or any(out[c].passed for c in copies)):
+                and (own is None or abstract(own) or any(out[c].passed for c in copies)):
             out[name] = through_subclass(name, out, copies)
-    return out
+    return {name: abstract_alone(r) if abstract(r) else r for name, r in out.items()}
+
+
+def abstract_alone(result):
+    """An abstract class's method that no subclass of the submission could stand in for: the grader
+    cannot make the class, so it could not be graded (never the learner's error)."""
+    why = (f"could not be graded: {result.name.split('.')[0]} is abstract (Python makes no instance of it), "
+           "and no class in the file derives from it and runs this method")
+    return dataclasses.replace(result, message=why, detail={"note": why, "course": course(result)})
 
 
 def course(result):
@@ -404,9 +421,16 @@ def course(result):
 
 
 def needs_subclass(result):
-    """Whether a base class's method failed alone only for reading what a subclass sets."""
+    """Whether a base class's method failed alone only for reading what a subclass sets, or for its
+    class being abstract (abc.ABC with an abstractmethod: Python makes none)."""
     got = str(result.detail.get("got", ""))
-    return result.status == "error" and "AttributeError" in got and "object has no attribute" in got
+    return result.status == "error" and ("AttributeError" in got and "object has no attribute" in got
+                                         or abstract(result))
+
+
+def abstract(result):
+    """Whether a method failed alone only because Python refuses to make its abstract class."""
+    return result.status == "error" and "Can't instantiate abstract class" in str(result.detail.get("got", ""))
 
 
 def through_subclass(name, results, copies):
