@@ -16,6 +16,10 @@ from ..walls.sandbox import Reply
 from ...core.patterns import GPT2_SPLIT_PATTERN
 
 PROBE = "hello wörld, héllo 안녕 안녕 👋👋 low lower lowest\n\n  it's 2024! ¡ÿ"
+# a text the tables were not trained on: its words are no whole tokens, so only merges read right
+# encode it as the constructor's tokenizer does (an encode that first looks a whole pre-token up in
+# the vocab agrees on PROBE even when the loader read no merges)
+UNSEEN = "yellow wöll lo héll 안 👋 2025 ¡¡"
 LOADERS = ("from_files", "from_file", "load_files", "from_pretrained", "load")
 
 
@@ -97,8 +101,8 @@ def loaded_from(sandbox, cls, loader, method, text, layout, fmt, deadline, rule)
 
 
 def readable_format(sandbox, cls, loader, method, deadline, rule, none=()):
-    """The first format under which the loaded tokenizer encodes the probe as the one made from
-    the tables; None when none does; a Reply when the probe could not run (time, a crash) or its
+    """The first format under which the loaded tokenizer encodes the probe, and a text unseen in
+    training, as the one made from the tables; None when none does; a Reply when the probe could not run (time, a crash) or its
     answer tells nothing (the tokenizer made from the tables raised: any load would agree).
     Loading that fails is never agreement."""
     vocab, pairs, back = layout = cs336_layout(train_chunks(chunk_ids(PROBE, GPT2_SPLIT_PATTERN), 296))
@@ -108,11 +112,18 @@ def readable_format(sandbox, cls, loader, method, deadline, rule, none=()):
                                                 f"on the probe text, so what {cls}.{loader} loads cannot be compared"})
     if made.kind != "ok":
         return made
+    unseen = encoded(sandbox, cls, method, UNSEEN, back, deadline, rule, init=wired([vocab, pairs, *none]))
+    if unseen.kind not in ("ok", "raised"):
+        return unseen
+    wanted = [(PROBE, made)] + ([(UNSEEN, unseen)] if unseen.kind == "ok" else [])
     for fmt in pairs_of_formats():
-        loaded = loaded_from(sandbox, cls, loader, method, PROBE, layout, fmt, deadline, rule)
-        if loaded.kind not in ("ok", "raised"):
-            return loaded
-        if loaded.kind == "ok" and same(loaded.value, made.value):
+        for text, want in wanted:
+            loaded = loaded_from(sandbox, cls, loader, method, text, layout, fmt, deadline, rule)
+            if loaded.kind not in ("ok", "raised"):
+                return loaded
+            if loaded.kind != "ok" or not same(loaded.value, want.value):
+                break
+        else:
             return fmt
     return None
 
