@@ -19,7 +19,7 @@ from .exercises.common import Raised
 from .classes import role
 from .display import show
 from .shapes import object_call, wired
-from .variants import (OVER_IDS_PROBES, TRAINER_WORDS, CorpusOfOne, FlatIds, MergesForVocab, OverIds, Reordered,
+from .variants import (OVER_IDS_PROBES, TRAINER_WORDS, ChunksOfOne, CorpusOfOne, FlatIds, MergesForVocab, OverIds, Reordered,
                        ReturnsMerges, WordFreqs, CountsGiven, takes_merges, word_merge)
 from ..walls.sandbox import SandboxCaller
 from ...core.patterns import GPT4_SPLIT_PATTERN
@@ -56,6 +56,7 @@ class Tried:
     calls: int = 0
     telling: int = 0  # probes where handing back the first argument unchanged is wrong
     idle: int = 0  # answers that are the first argument, unchanged
+    raised: int = 0  # probes on which it raised
     first_problem: str = ""  # the first wrong answer or exception, in words
     named: bool = False  # the function's name holds one of the exercise's words
     timed_out: bool = False
@@ -185,6 +186,7 @@ def probe(call, learner, exercise):
             if wrong is not None and not tried.first_problem:
                 tried.first_problem = f"returned {show(reply.value, SHOWN)} for {show(args, SHOWN)}"
         elif reply.kind == "raised":
+            tried.raised += 1
             if not tried.first_problem:
                 raised = Raised.from_info(reply.info["raised"])
                 tried.first_problem = f"crashed on {show(args, SHOWN)}: {raised.type_name}: {raised.message[:80]}"
@@ -244,11 +246,13 @@ def find_by_behaviour(sandbox, defined, taken, have):
 def layouts_to_try(exercise, params):
     """The layouts a function that is not the exercise as called may still be it in: a get_stats
     over id lists or over {word: count}, or needing the dict it counts into; a merge_vocab(pair,
-    vocab) of word-level BPE; a decode(ids, merges) that builds its own vocab."""
+    vocab) of word-level BPE, or a merge over id lists; a decode(ids, merges) that builds its own vocab."""
     if exercise == "get_stats":
         return STATS_LAYOUTS + ((CountsGiven,) if len(params) == 2 else ())
     if exercise == "merge" and len(params) == 2:
         return (word_merge(params),)
+    if exercise == "merge" and len(params) >= 3:  # over a list of id lists, one per chunk
+        return (ChunksOfOne,)
     if exercise == "decode" and len(params) >= 2:  # its table the merges, under any name
         return (MergesForVocab,)
     return ()
@@ -256,10 +260,13 @@ def layouts_to_try(exercise, params):
 
 def in_a_layout(tried, exercise, params, caller):
     """`tried`, or the probe under the first of layouts_to_try in which the function is right on
-    most probes. `caller()`: a fresh caller of the learner's function, with a probe's time limit."""
+    most probes; or, when it raised on most probes as called, behaves as named (a buggy merge over
+    id lists) in a layout that only wraps the course's values. `caller()`: a fresh caller of the
+    learner's function, with a probe's time limit."""
+    refused = tried.calls > 0 and tried.raised >= (tried.calls + 1) // 2
     for layout in layouts_to_try(exercise, params):
         read = probe(layout(caller()).call, tried.learner, exercise)
-        if read.right_on_most():
+        if read.right_on_most() or (refused and layout.wraps and read.behaves()):
             read.layout = layout
             return read
     return tried

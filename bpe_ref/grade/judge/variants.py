@@ -49,6 +49,8 @@ class Layout:
     in its own terms (call); the by-hand watch and the work count go to the learner's function as
     they are."""
 
+    wraps = False  # whether it only hands the course's own values one list deeper (CorpusOfOne)
+
     def __init__(self, caller):
         self.caller = caller
 
@@ -270,9 +272,26 @@ class CorpusOfOne(Layout):
     (the list itself, so a change to it is seen); the counts come back as they are."""
 
     how = "get_stats(list of id lists): handed the course's ids as a list holding that one list"
+    wraps = True  # the course's own values, one list deeper: nothing else is changed
 
     def call(self, args, rule=None):
         return self.caller.call(([args[0]], *args[1:]), rule)
+
+
+class ChunksOfOne(Layout):
+    """A caller for merge([ids of each chunk], pair, idx), a regex trainer's merge over every chunk
+    at once: the course's ids go in as a list holding that one list, and the one list that comes
+    back is the answer."""
+
+    how = "merge(list of id lists, pair, idx): handed the course's ids as a list holding that one list"
+    wraps = True
+
+    def call(self, args, rule=None):
+        reply = self.caller.call(([args[0]], *args[1:]), rule)
+        if reply.kind == "ok" and isinstance(reply.value, (list, tuple)) and len(reply.value) == 1 \
+                and isinstance(reply.value[0], (list, tuple)):
+            reply.value = list(reply.value[0])
+        return reply
 
 
 def counts_given(exercise, params, call):
