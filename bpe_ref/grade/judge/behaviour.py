@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from .exercises import REGISTRY
 from .exercises.common import Raised
-from .classes import role
+from .classes import role, trains_from_file
 from .display import show
 from .shapes import object_call, wired
 from .variants import (OVER_IDS_PROBES, TRAINER_WORDS, ChunksOfOne, CorpusOfOne, FlatIds, MergesForVocab, OverIds, Reordered,
@@ -82,7 +82,9 @@ class Tried:
         return bool(self.telling) and self.right >= max(2, (self.telling + 1) // 2)
 
     def score(self):
-        return (self.right, self.named, self.shaped)
+        """Most right answers first; then one called as the course calls it, before one read in a
+        layout (a flat merge before a merge over id lists); then the name; then the shape."""
+        return (self.right, self.layout is None, self.named, self.shaped)
 
     def said(self):
         if self.calls and self.idle == self.calls:
@@ -135,21 +137,28 @@ CLASS_HELPERS = ("get_stats", "merge")  # looked for in each class too: a class 
 
 
 def class_helpers(defined, taken):
-    """{class: {'Cls.method': parameter names}}: each class's own helpers, the static methods it
-    wrote and its methods that have no tokenizer role (train, encode, decode...), called on an
-    object made with no arguments, or on none (MethodCaller). Inherited methods and stubs are left
-    to the class that wrote them."""
+    """{class: {'Cls.method': parameter names}}: each class's own helpers, the static and class
+    methods it wrote and its methods that have no tokenizer role (train, encode, decode...), called
+    on an object made with no arguments, or on none (MethodCaller). Inherited methods and stubs are
+    left to the class that wrote them."""
     out = {}
     for cls, info in defined.items():
         if info.get("kind") != "callable" or info.get("methods") is None:
             continue
         skip = set(info.get("inherited") or ()) | set(info.get("stubs") or ()) | {"__init__"}
-        helpers = dict(info.get("statics") or {})
+        helpers = {**own_class_methods(info), **(info.get("statics") or {})}
         helpers.update({m: p for m, p in info["methods"].items() if role(m, p) is None})
         helpers = {f"{cls}.{m}": p for m, p in helpers.items() if m not in skip and f"{cls}.{m}" not in taken}
         if helpers:
             out[cls] = helpers
     return out
+
+
+def own_class_methods(info):
+    """A class's class methods that are helpers: none makes an object (from_files, load) or trains
+    from a file, which have their own gradings."""
+    return {m: p for m, p in (info.get("classmethods") or {}).items()
+            if not m.startswith(("from_", "load")) and role(m, p) is None and not trains_from_file(p)}
 
 
 def named_for(learner, exercise):
@@ -203,6 +212,7 @@ def find_by_behaviour(sandbox, defined, taken, have):
     exercise at most."""
     finding = Finding()
     find_class_helpers(sandbox, defined, taken, finding)
+    by_class = set(finding.found)  # a class's own helper leaves the module's functions in the running
     functions = {name: c for name, c in candidates(defined, taken).items() if name not in finding.found}
     covered = {name for name, later in COVERED_BY.items() if set(later) & set(have)}
     scores, seconds = [], []  # seconds: tries at exercises graded already, right on most probes
@@ -234,7 +244,8 @@ def find_by_behaviour(sandbox, defined, taken, have):
                 scores.append(tried)
     # each second try is found, beside the best of each exercise not graded yet
     for tried in sorted(scores + seconds, key=lambda t: t.score(), reverse=True):
-        if tried.learner not in finding.found and (tried in seconds or tried.exercise not in finding.found.values()):
+        if tried.learner not in finding.found and (tried in seconds or tried.exercise not in
+                                                   {e for n, e in finding.found.items() if n not in by_class}):
             finding.found[tried.learner] = tried.exercise
             if tried.layout:
                 finding.layouts[tried.learner] = tried.layout
@@ -293,7 +304,7 @@ def find_class_helpers(sandbox, defined, taken, finding):
     the class that behaves most like each (a static method called as it is, a method on a fresh
     instance)."""
     for cls, helpers in class_helpers(defined, taken).items():
-        statics = defined[cls].get("statics") or {}
+        statics = {**(defined[cls].get("statics") or {}), **own_class_methods(defined[cls])}  # called on the class
         scores = []
         for learner, params in helpers.items():
             kind = SandboxCaller if learner.partition(".")[2] in statics else MethodCaller

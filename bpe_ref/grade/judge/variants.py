@@ -49,7 +49,7 @@ class Layout:
     in its own terms (call); the by-hand watch and the work count go to the learner's function as
     they are."""
 
-    wraps = False  # whether it only hands the course's own values one list deeper (CorpusOfOne)
+    wraps = False  # whether it only hands the course's own values one list deeper (ChunksOfOne)
 
     def __init__(self, caller):
         self.caller = caller
@@ -272,7 +272,6 @@ class CorpusOfOne(Layout):
     (the list itself, so a change to it is seen); the counts come back as they are."""
 
     how = "get_stats(list of id lists): handed the course's ids as a list holding that one list"
-    wraps = True  # the course's own values, one list deeper: nothing else is changed
 
     def call(self, args, rule=None):
         return self.caller.call(([args[0]], *args[1:]), rule)
@@ -284,7 +283,7 @@ class ChunksOfOne(Layout):
     back is the answer."""
 
     how = "merge(list of id lists, pair, idx): handed the course's ids as a list holding that one list"
-    wraps = True
+    wraps = True  # the course's own values, one list deeper, and its pair and id as they are
 
     def call(self, args, rule=None):
         reply = self.caller.call(([args[0]], *args[1:]), rule)
