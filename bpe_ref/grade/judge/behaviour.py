@@ -19,8 +19,8 @@ from .exercises.common import Raised
 from .classes import role, trains_from_file
 from .display import show
 from .shapes import object_call, wired
-from .variants import (OVER_IDS_PROBES, TRAINER_WORDS, ChunksOfOne, CorpusOfOne, FlatIds, MergesForVocab, OverIds, Reordered,
-                       ReturnsMerges, WordFreqs, CountsGiven, takes_merges, word_merge)
+from .variants import (OVER_IDS_PROBES, TRAINER_WORDS, ChunksOfOne, CorpusOfOne, FlatIds, MergesForVocab, OverIds,
+                       Reordered, ReturnsMerges, WordFreqs, CountsGiven, takes_merges, word_merge)
 from ..walls.sandbox import SandboxCaller
 from ...core.patterns import GPT4_SPLIT_PATTERN
 

@@ -102,9 +102,9 @@ def loaded_from(sandbox, cls, loader, method, text, layout, fmt, deadline, rule)
 
 def readable_format(sandbox, cls, loader, method, deadline, rule, none=()):
     """The first format under which the loaded tokenizer encodes the probe, and a text unseen in
-    training, as the one made from the tables; None when none does; a Reply when the probe could not run (time, a crash) or its
-    answer tells nothing (the tokenizer made from the tables raised: any load would agree).
-    Loading that fails is never agreement."""
+    training, as the one made from the tables; None when none does; a Reply when the probe could
+    not run (time, a crash) or its answer tells nothing (the tokenizer made from the tables raised:
+    any load would agree). Loading that fails is never agreement."""
     vocab, pairs, back = layout = cs336_layout(train_chunks(chunk_ids(PROBE, GPT2_SPLIT_PATTERN), 296))
     made = encoded(sandbox, cls, method, PROBE, back, deadline, rule, init=wired([vocab, pairs, *none]))
     if made.kind == "raised":
@@ -112,7 +112,8 @@ def readable_format(sandbox, cls, loader, method, deadline, rule, none=()):
                                                 f"on the probe text, so what {cls}.{loader} loads cannot be compared"})
     if made.kind != "ok":
         return made
-    unseen = encoded(sandbox, cls, method, UNSEEN, back, deadline, rule, init=wired([vocab, pairs, *none]))
+    unseen = encoded(sandbox, cls, method, UNSEEN, back, deadline, rule,
+                     init=wired([vocab, pairs, *none]))
     if unseen.kind not in ("ok", "raised"):
         return unseen
     wanted = [(PROBE, made)] + ([(UNSEEN, unseen)] if unseen.kind == "ok" else [])

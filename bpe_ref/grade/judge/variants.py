@@ -277,16 +277,16 @@ class CorpusOfOne(Layout):
         return self.caller.call(([args[0]], *args[1:]), rule)
 
 
-class ChunksOfOne(Layout):
+class ChunksOfOne(CorpusOfOne):
     """A caller for merge([ids of each chunk], pair, idx), a regex trainer's merge over every chunk
-    at once: the course's ids go in as a list holding that one list, and the one list that comes
-    back is the answer."""
+    at once: the course's ids go in as CorpusOfOne hands them, and the one list that comes back is
+    the answer."""
 
     how = "merge(list of id lists, pair, idx): handed the course's ids as a list holding that one list"
     wraps = True  # the course's own values, one list deeper, and its pair and id as they are
 
     def call(self, args, rule=None):
-        reply = self.caller.call(([args[0]], *args[1:]), rule)
+        reply = super().call(args, rule)
         if reply.kind == "ok" and isinstance(reply.value, (list, tuple)) and len(reply.value) == 1 \
                 and isinstance(reply.value[0], (list, tuple)):
             reply.value = list(reply.value[0])
