@@ -57,6 +57,7 @@ class Tried:
     telling: int = 0  # probes where handing back the first argument unchanged is wrong
     idle: int = 0  # answers that are the first argument, unchanged
     raised: int = 0  # probes on which it raised
+    undefined: int = 0  # probes on which it raised NameError: a name its body reads does not exist
     first_problem: str = ""  # the first wrong answer or exception, in words
     named: bool = False  # the function's name holds one of the exercise's words
     timed_out: bool = False
@@ -73,9 +74,15 @@ class Tried:
             return False
         if self.calls and self.idle == self.calls:
             return False
-        if self.right_on_most():
+        if self.right_on_most() or self.broken_as_named():
             return True
         return self.named and self.shaped >= max(1, (self.calls + 1) // 2)
+
+    def broken_as_named(self):
+        """Named for the exercise, and raising NameError on most probes: a name its body reads does
+        not exist (a helper renamed, a cell never run), whatever it is handed. That is the learner's
+        to mend, so it is graded, and the error shown, rather than left unnamed."""
+        return self.named and self.undefined >= max(1, (self.calls + 1) // 2)
 
     def right_on_most(self):
         """Right on at least half the probes that tell, and two."""
@@ -103,6 +110,7 @@ class Finding:
     tried: dict = field(default_factory=dict)  # exercise -> [Tried]
     methods: set = field(default_factory=set)  # 'Cls.method' found: a helper called on a fresh instance (MethodCaller)
     layouts: dict = field(default_factory=dict)  # learner name -> its layout: caller -> caller (variants.OverIds, FlatIds, ReturnsMerges)
+    by_name: set = field(default_factory=set)  # found by name alone: NameError on most probes (Tried.broken_as_named)
 
     def notes(self):
         """One line per exercise looked for among named candidates and not found."""
@@ -196,8 +204,9 @@ def probe(call, learner, exercise):
                 tried.first_problem = f"returned {show(reply.value, SHOWN)} for {show(args, SHOWN)}"
         elif reply.kind == "raised":
             tried.raised += 1
+            raised = Raised.from_info(reply.info["raised"])
+            tried.undefined += raised.type_name in ("NameError", "UnboundLocalError")
             if not tried.first_problem:
-                raised = Raised.from_info(reply.info["raised"])
                 tried.first_problem = f"crashed on {show(args, SHOWN)}: {raised.type_name}: {raised.message[:80]}"
         else:
             tried.first_problem = tried.first_problem or f"{reply.kind} on {show(args, SHOWN)}"
@@ -227,16 +236,16 @@ def find_by_behaviour(sandbox, defined, taken, have):
             tried = probe((given(_Direct(sandbox, learner)) if given else _Direct(sandbox, learner)).call,
                           learner, exercise) if fitting else Tried(learner, exercise)
             tried.layout = given
-            if exercise == "train" and not tried.behaves():  # its merges inside what it returns
+            if exercise == "train" and (not tried.behaves() or tried.broken_as_named()):  # its merges inside what it returns
                 read = probe(ReturnsMerges(_Direct(sandbox, learner)).call, learner, exercise)
-                if read.right_on_most():
+                if read.right_on_most() or (read.broken_as_named() and read.shaped > tried.shaped):
                     tried, read.layout = read, ReturnsMerges
             if not tried.behaves():
                 tried = in_a_layout(tried, exercise, params, lambda: _Direct(sandbox, learner))
             if not tried.behaves() and tried.named and fitting:  # the same arguments in another order
                 tried = in_another_order(sandbox, learner, exercise, tried)
-            if again:  # and right on most probes, its name alone is no evidence here
-                if tried.right_on_most():
+            if again:  # and right on most probes (or broken as named), its name alone is no evidence here
+                if tried.right_on_most() or tried.broken_as_named():
                     seconds.append(tried)
                 continue
             finding.tried.setdefault(exercise, []).append(tried)
@@ -249,6 +258,8 @@ def find_by_behaviour(sandbox, defined, taken, have):
             finding.found[tried.learner] = tried.exercise
             if tried.layout:
                 finding.layouts[tried.learner] = tried.layout
+            if tried.broken_as_named() and not tried.right_on_most():
+                finding.by_name.add(tried.learner)
     if "train" not in finding.found.values():  # a shared trainer beside the classes' own train methods too
         find_over_ids(sandbox, functions, finding)
     return finding
