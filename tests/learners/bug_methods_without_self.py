@@ -7,8 +7,9 @@ cause: merge none
 cause: train none
 shows: merge the grader calls merge(ids, pair, idx), but yours is merge(self, ids, pair, idx)
 shows: train `stats_of` does not exist when train runs
-shows: train bug_methods_without_self.py, line 42: stats = stats_of(ids)
+shows: train bug_methods_without_self.py, line 43: stats = stats_of(ids)
 shows: Tokenizer.train `stats_of` does not exist when Tokenizer.train runs
+shows: train call methods as self.name(...)
 """
 
 

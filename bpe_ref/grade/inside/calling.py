@@ -155,6 +155,7 @@ def error_info(exc, label_of, fn=None, is_learner=is_learner_file):
         info["line"] = linecache.getline(code.co_filename, tb.tb_lineno).strip()[:120] or None
         raised_here = tb.tb_next is None
         info["origin"] = "learner" if raised_here else innermost_module(exc)
+        info["in_method"] = bool(code.co_argcount) and code.co_varnames[0] in ("self", "cls")
     else:
         info["origin"] = innermost_module(exc)
     if fn is not None and tb is None:

@@ -163,8 +163,9 @@ def exception_hint(name, signature, raised):
                 f"in it, and here it has no value yet{where}: give it a value first")
     if raised.is_a("NameError"):
         variable = _quoted(message)
+        in_class = " (inside a class, call methods as self.name(...))" if raised.in_method else ""
         return (f"`{variable}` does not exist when {name} runs{where}: a typo, a name from a cell that was "
-                "not run, or a variable of another function (inside a class, call methods as self.name(...))")
+                f"not run, or a variable of another function{in_class}")
     if raised.is_a("StopIteration"):
         return (f"next() ran out of items{where}: give it a default, e.g. next(iterator, None), "
                 "and handle that case")

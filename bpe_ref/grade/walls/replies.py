@@ -66,7 +66,8 @@ def raised(info):
             "kinds": texts(info.get("kinds"), "raised.kinds", 64) or ["Exception"],
             "where": text(info.get("where"), "raised.where"), "line": text(info.get("line"), "raised.line"),
             "origin": text(info.get("origin"), "raised.origin"),
-            "signature": text(info.get("signature"), "raised.signature")}
+            "signature": text(info.get("signature"), "raised.signature"),
+            "in_method": info.get("in_method") is True}
 
 
 def outcome(message):

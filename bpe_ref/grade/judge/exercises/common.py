@@ -117,15 +117,17 @@ class Raises:
 class Raised:
     """What a learner's function raised instead of returning (type name, message, where)."""
 
-    def __init__(self, type_name, message, where=None, kinds=None, line=None, origin=None, signature=None):
+    def __init__(self, type_name, message, where=None, kinds=None, line=None, origin=None, signature=None,
+                 in_method=False):
         self.type_name, self.message, self.where = type_name, message, where
         self.kinds = kinds or [type_name]  # the exception's class and its bases, by name
         self.line, self.origin, self.signature = line, origin, signature
+        self.in_method = in_method  # the learner's line that raised is in a method (self or cls first)
 
     @classmethod
     def from_info(cls, info):
         return cls(info["type"], info["message"], info.get("where"), info.get("kinds"), info.get("line"),
-                   info.get("origin"), info.get("signature"))
+                   info.get("origin"), info.get("signature"), info.get("in_method") is True)
 
     @classmethod
     def from_exception(cls, exc):
