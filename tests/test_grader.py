@@ -160,8 +160,10 @@ def test_causes(name, exercise, bug):
     """The hint names the learner's real bug, and no other known bug's; or none when it is unknown."""
     verdict = graded(name)["exercises"][exercise]
     text = shown(graded(name), exercise)
-    course = REGISTRY[verdict.get("course", exercise)]  # a class's method names its course exercise
     assert verdict.get("cause") == bug, (verdict.get("cause"), text)
+    if verdict.get("course", exercise) not in REGISTRY:  # an exercise of the grader's own (from_files)
+        return
+    course = REGISTRY[verdict.get("course", exercise)]  # a class's method names its course exercise
     if bug is not None:
         assert verdict["hint"] == next(b.hint for b in course.bugs if b.name == bug)
     for other in course.bugs:

@@ -155,6 +155,8 @@ def find_mappings(defined, probe, split=None, keeps=None):
             found += cs336_class(cls, roles, init, required)  # CS336: Tokenizer(vocab, merges, special_tokens=None)
             if loader := loader_of(defined[cls].get("classmethods")):  # and its from_files(vocab_filepath, ...)
                 found.append(from_files_mapping(cls, loader, roles["encode"][0], required, init))
+            elif loader := loader_of(methods, named_only=True):  # one written without @classmethod
+                found.append(from_files_mapping(cls, loader, roles["encode"][0], required, init, bound=False))
         elif required <= int(takes_pattern(init)) and ("train" in roles or {"encode", "decode"} <= set(roles)
                                                          or "encode" in roles and unfinished(defined[cls])) \
                 and not sized_trainer(methods, roles, init):

@@ -7,7 +7,7 @@ first format (saved_tables.py) under which the two agree on a probe text; none a
 
 from .cs336_style import cs336_layout, in_course_ids, no_specials
 from .exercises import REGISTRY
-from .exercises.common import Exercise, Mismatch, Raised, same
+from .exercises.common import Bug, Exercise, Mismatch, Raised, same
 from .exercises.w04_naive_bpe import train_chunks
 from .exercises.w07_regex_splitting import chunk_ids
 from .saved_tables import TRIED, in_words, pairs_of_formats, written
@@ -23,11 +23,12 @@ UNSEEN = "yellow wöll lo héll 안 👋 2025 ¡¡"
 LOADERS = ("from_files", "from_file", "load_files", "from_pretrained", "load")
 
 
-def loader_of(classmethods):
-    """The class method that makes a tokenizer from a vocab file and a merges file, or None."""
+def loader_of(classmethods, named_only=False):
+    """The class method that makes a tokenizer from a vocab file and a merges file, or None.
+    `named_only`: among a class's plain methods, only one named as a loader (LOADERS) counts."""
     for name in sorted(classmethods or {}, key=lambda n: (n not in LOADERS, n)):
         params = [p.lower() for p in classmethods[name]]
-        if len(params) >= 2 and "vocab" in params[0] and "merge" in params[1]:
+        if len(params) >= 2 and "vocab" in params[0] and "merge" in params[1] and (name in LOADERS or not named_only):
             return name
     return None
 
@@ -44,7 +45,18 @@ def agree(loaded, made, said):
     return Mismatch(made, said)
 
 
-def from_files_exercise(say):
+def not_on_the_class(*args):
+    """What a from_files written without @classmethod does when CS336 calls it on the class: the
+    vocab path goes in as self, and a path it needs is missing."""
+    raise TypeError("from_files() missing 1 required positional argument")
+
+
+UNBOUND = Bug("not_classmethod", "CS336 calls it on the class, Tokenizer.from_files(vocab_filepath, merges_filepath): "
+              "mark it @classmethod and take cls first (def from_files(cls, vocab_filepath, merges_filepath, "
+              "special_tokens=None)), then return cls(vocab, merges, special_tokens)", not_on_the_class)
+
+
+def from_files_exercise(say, bugs=()):
     """encode_ordinary's cases and strategy, judged by the second answer; `say()` words a difference."""
     return Exercise(
         name="from_files", signature="Tokenizer.from_files(vocab_filepath, merges_filepath) -> Tokenizer, "
@@ -54,16 +66,21 @@ def from_files_exercise(say):
         judge=lambda args, got: None,  # the second answer judges it (agree)
         again=lambda args, loaded, made: agree(loaded, made, say()),
         hint="read back exactly what the files hold: every token's bytes under its id, and the merges in their order",
+        bugs=bugs,
         examples=12,
     )
 
 
-def from_files_mapping(cls, loader, method, required=2, init=()):
+def from_files_mapping(cls, loader, method, required=2, init=(), bound=True):
     """Mapping of `cls.loader` (CS336's from_files) onto an exercise of its own, through the class's encode `method`
-    (`required`: how many constructor parameters have no default; `init`: their names)."""
+    (`required`: how many constructor parameters have no default; `init`: their names). `bound`
+    False: the loader is a plain method, which CS336 still calls on the class, as
+    Tokenizer.from_files(vocab_filepath, merges_filepath): what that call does is the answer."""
     chosen, none = {}, no_specials(required, init)
 
     def call(sandbox, args, deadline, rule):
+        if not bound:  # the first path goes in as self: no format can be told, the first is as good
+            chosen.setdefault("format", next(iter(pairs_of_formats())))
         if "format" not in chosen:
             found = readable_format(sandbox, cls, loader, method, deadline, rule, none)
             if isinstance(found, Reply):  # the probe itself ran out of time or crashed: no format is known yet
@@ -84,8 +101,12 @@ def from_files_mapping(cls, loader, method, required=2, init=()):
             f"against {cls}(vocab, merges).{method}(text)"
     said = lambda: (f"expected is what {cls}(vocab, merges).{method}(text) gives; {cls}.{loader} read the same "  # noqa: E731
                     f"tables from files ({in_words(chosen['format'])}), and its {method}(text) gave what is shown")
+    if not bound:
+        words = f"{cls}.{loader}(vocab and merges files).{method}(text), called on the class as CS336 calls it"
+        said = lambda: (f"{cls}.{loader} is a plain method, with no @classmethod: called on the class, "  # noqa: E731
+                        "the vocab file's path goes in as self")
     return Mapping(f"{cls}.{loader}", "from_files", words, call, pattern=GPT2_SPLIT_PATTERN,
-                   own_exercise=from_files_exercise(said))
+                   own_exercise=from_files_exercise(said, () if bound else (UNBOUND,)))
 
 
 def encoded(sandbox, cls, method, text, back, deadline, rule, **request):
