@@ -71,6 +71,13 @@ def role(method, params):
     return None
 
 
+def preferred(method, holder, r):
+    """Whether `method` takes role `r` from `holder`, a method of the same role before it: the one
+    named for the role itself, else a public one before a private helper (encode_iterable over
+    _encode_iter)."""
+    return holder != r and (method == r or (holder.startswith("_") and not method.startswith("_")))
+
+
 def one_chunk_encoder(name, params):
     """Whether a method named `name` encodes one chunk, taking nothing but it (encode_chunk(text_bytes))."""
     return name.startswith("encode") and any(w in name for w in CHUNK_WORDS) and len(params) == 1
@@ -87,7 +94,7 @@ def class_roles(methods):
             loose.append((r[:6], method, params))
         elif r == "encode_chunk":  # only ever a helper beside the class's encode
             extra.append((method, params))
-        elif r and r not in roles:
+        elif r and (r not in roles or preferred(method, roles[r][0], r)):
             roles[r] = (method, params)
     for r, method, params in loose:
         if r not in roles and not (r == "encode" and "encode_ordinary" in roles):
