@@ -136,6 +136,13 @@ def test_an_empty_split_pattern_named_by_hint_and_truth_is_a_right_hint():
         == "misleading"
 
 
+def test_encode_iterable_encoding_each_line_on_its_own_is_a_cause_hint_and_truth_can_name():
+    hint = "it encodes each line on its own, but a line's last chunk may still grow with the next line"
+    assert judge_hint(hint, "per_line", "Encodes each string of the iterable separately, so ...") == "right"
+    assert judge_hint(hint, "per_line", "Encodes each line separately (yield from self.encode(line))") == "right"
+    assert judge_hint(hint, "per_line", "it drops the last line") == "misleading"
+
+
 def test_a_folder_without_expectations_is_scored_by_the_manifest_naming_its_files(tmp_path):
     (tmp_path / "chinthasaicharan__tinybpe.py").write_text("", encoding="utf-8")
     path, truths = heldout.read_truth(tmp_path)

@@ -43,6 +43,8 @@ CAUSES = {
     "stops at two ids": (r"two ids|stops? at two|len\(ids\) >= 2", r"two ids|> 2|2-byte"),
     "vocab_size assert": (r"AssertionError|\bassert\b", r"\basserts?\b"),
     "allowed_special type": (r"frozenset|allowed_special .*set|a set", r"allowed_special|a set"),
+    "each line on its own": (r"each line on its own|line by line|each line separately",
+                             r"each (line|string|chunk)( of the iterable)? (separately|on its own)|line by line|per line"),
     "empty split pattern": (r"pattern is '\(\)'|pattern is ''", r"'\(\)'|pattern is ''|split\('', "),
 }
 RAISED = re.compile(r"raised (\w+(?:Error|Exception|Iteration))")
