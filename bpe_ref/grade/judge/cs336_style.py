@@ -225,7 +225,7 @@ def merges_from_bytes(value, specials=()):
     for step, (a, b) in enumerate(merges, 1):
         if (a, b) in made:
             return Malformed(f"merge #{step} is {(a, b)!r} again, already merge #{made[(a, b)]}: "
-                             "each pair is merged once")
+                             "each pair is merged once", made=dict(course))
         made[(a, b)] = step
         if a not in ids or b not in ids:
             return Malformed(f"merge {(a, b)!r} joins a token that is neither a byte nor made by an earlier merge")

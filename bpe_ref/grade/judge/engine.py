@@ -254,7 +254,7 @@ def failure(ex, attempt, finding, crash=None):
     elif isinstance(got, Raised):
         hint = exception_hint(ex.name, ex.signature, got)
     elif isinstance(got, Malformed):  # an answer the layout could not read says why
-        hint = got.note
+        hint = spent_pairs(got, finding["expected"]) or got.note
     else:
         hint = wrong_type(ex, finding["expected"], got) or evidence_only(note)
     shown = call_text(ex.name, args) if not ex.uses else f"{ex.uses[-1]}(...) after {call_text(ex.uses[0], args)}"
@@ -275,6 +275,15 @@ def failure(ex, attempt, finding, crash=None):
         detail["refused"] = attempt.refused
         message += f" ({attempt.refused})"
     return Result(ex.name, status, message, detail)
+
+
+def spent_pairs(got, expected):
+    """The hint when a trainer repeats a merge after as many merges as the reference makes in all:
+    it went on once no pair was left (a merged pair occurs nowhere, so its count is 0)."""
+    if got.made and isinstance(expected, dict) and len(got.made) >= len(expected):
+        return (f"{got.note}. Yours had made {len(got.made)} merges, all this text allows, so no pair is left "
+                "and the next best count is 0: stop there instead of merging a pair that no longer occurs")
+    return None
 
 
 def evidence_only(note):

@@ -31,8 +31,9 @@ class Mapping:
 class Malformed:
     """An answer that cannot be read in the course's form; the judge says why."""
 
-    def __init__(self, note):
+    def __init__(self, note, made=None):
         self.note = note
+        self.made = made  # the course's merges read before the answer went wrong, when that is known
 
     def __eq__(self, other):
         return False
