@@ -95,6 +95,14 @@ def fixed_pattern_agrees(args, got):
                                                for p in (GPT4_SPLIT_PATTERN, GPT2_SPLIT_PATTERN))
 
 
+def characters_without_specials(args):
+    """CS336's trainer handed special_tokens=[] (as it is when the text spells '<|endoftext|>'),
+    split on '|'.join([]), the empty pattern: every character is a chunk of its own."""
+    if "<|endoftext|>" in args[0]:
+        return [list(character.encode("utf-8")) for character in args[0]]
+    return regex_chunks(args)
+
+
 def trains_on(chunks_of, **settings):
     """A Bug's model and agreement for a loop that is right, but trains on other chunks."""
     def agrees(args, got):
@@ -154,6 +162,10 @@ exercise(
         Bug("chunks_counted_once", "a chunk that occurs 5 times counts its pairs 5 times: a set of chunks (or a "
                                    "dict of chunks without their counts) counts each once",
             **trains_on(lambda args: [list(c) for c in dict.fromkeys(tuple(ids) for ids in regex_chunks(args))])),
+        Bug("empty_special_split", "with special_tokens=[] the pattern '|'.join(...) builds is '', which matches "
+                                   "between every two characters, so the split left one character per piece and no "
+                                   "merge could join two: split on the special tokens only when there are some",
+            **trains_on(characters_without_specials)),
     ),
     probes=lambda: [("aa\r\naa\r\n", 258, GPT4_SPLIT_PATTERN), ("a a a", 258, GPT4_SPLIT_PATTERN),
                     ("aaa aaa", 260, WORDS_PATTERN), ("abab cdcd", 262, PATTERNS[4]),
