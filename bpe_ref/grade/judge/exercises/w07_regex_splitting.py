@@ -189,6 +189,21 @@ def chunk_encoder(encode):
     return encode_ordinary
 
 
+def bytes_pattern(text, merges, pattern):
+    """encode_ordinary splitting the UTF-8 bytes with the pattern compiled as bytes, where \\p{L}
+    and \\p{N} know only ASCII: the bytes of 'ñ' are a chunk apart from the letters around them."""
+    out = []
+    for chunk in regex.findall(pattern.encode("utf-8"), text.encode("utf-8")):
+        ids = list(chunk)
+        while len(ids) >= 2:
+            pair = min(naive.get_stats(ids), key=lambda p: merges.get(p, float("inf")))
+            if pair not in merges:
+                break
+            ids = naive.merge(ids, pair, merges[pair])
+        out += ids
+    return out
+
+
 def per_chunk(bug):
     return Bug(bug.name, bug.hint, chunk_encoder(bug.model), also=tuple(chunk_encoder(m) for m in bug.also),
                errors=bug.errors)
@@ -317,6 +332,9 @@ exercise(
         Bug("stdlib_re", "split with the third-party `regex` module (import regex): Python's re does not "
                          "know \\p{L}", lambda text, merges, pattern: [
                              idx for chunk in re.findall(pattern, text) for idx in naive.encode(chunk, merges)]),
+        Bug("bytes_pattern", "split the text, not its UTF-8 bytes: a pattern compiled as bytes knows only ASCII "
+                             "letters and digits to \\p{L} and \\p{N}, so the bytes of 'ñ', 'é' or 한 became chunks of "
+                             "their own, apart from the letters around them", bytes_pattern),
     ),
     probes=lambda: [(text, merges, GPT4_SPLIT_PATTERN) for text, merges in encode_probes()]
     + [("ab abc", COMPETE, WORDS_PATTERN), ("a a", {(97, 32): 256, (32, 97): 257}, PATTERNS[4]),
