@@ -89,21 +89,30 @@ def encode_picking(pick, while_at_least=2, skip_up_to=0):
     return encode
 
 
+def sweep(ids, merges):
+    """One left-to-right pass merging every known pair met, whatever its rank; a new id is not looked at again."""
+    out, i = [], 0
+    while i < len(ids):
+        if i + 1 < len(ids) and (ids[i], ids[i + 1]) in merges:
+            out.append(merges[ids[i], ids[i + 1]])
+            i += 2
+        else:
+            out.append(ids[i])
+            i += 1
+    return out
+
+
 def encode_by_position(text, merges):
     """Sweep left to right merging every known pair met, and sweep again until nothing changes."""
     ids = list(text.encode("utf-8"))
-    while True:
-        out, i = [], 0
-        while i < len(ids):
-            if i + 1 < len(ids) and (ids[i], ids[i + 1]) in merges:
-                out.append(merges[ids[i], ids[i + 1]])
-                i += 2
-            else:
-                out.append(ids[i])
-                i += 1
-        if out == ids:
-            return ids
+    while (out := sweep(ids, merges)) != ids:
         ids = out
+    return ids
+
+
+def encode_one_sweep(text, merges):
+    """A single left-to-right sweep: the pairs a merge makes are never merged further."""
+    return sweep(list(text.encode("utf-8")), merges)
 
 
 def encode_in_dict_order(text, merges):
@@ -144,7 +153,7 @@ ENCODE_BUGS = (
         encode_picking(most_frequent)),
     Bug("leftmost_known", "you choose pairs by their position, the first known pair from the left; choose by "
                           "rank: among all pairs present, merge the one with the lowest merge id, wherever it is",
-        encode_picking(leftmost_known), also=(encode_leftmost_occurrence, encode_by_position)),
+        encode_picking(leftmost_known), also=(encode_leftmost_occurrence, encode_by_position, encode_one_sweep)),
     Bug("stops_at_two", "two ids can still merge into one (a two-byte text may be a single token): keep "
                         "merging while len(ids) >= 2",
         encode_picking(lowest_rank, while_at_least=3), also=(encode_picking(lowest_rank, skip_up_to=2),)),
