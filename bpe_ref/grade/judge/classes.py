@@ -157,7 +157,8 @@ def find_mappings(defined, probe, split=None, keeps=None):
             init_args = [GPT4_SPLIT_PATTERN] if takes_pattern(init) else [260] if takes_size(init) else []
             roles["register"] = chosen([(m, p) for m, p in methods.items() if role(m, p) == "register"],
                                        lambda method, cls=cls, init_args=init_args: keeps(cls, method, init_args))
-        if ((required >= 2 and not names_a_size(init[0])) or (takes_tables(init) and "train" not in roles)) \
+        if ((required >= 2 and not names_a_size(init[0]) and not takes_minbpe_tables(init))
+                or (takes_tables(init) and "train" not in roles)) \
                 and "encode" in roles and ("decode" in roles or "encode_iterable" in roles):
             found += cs336_class(cls, roles, init, required)  # CS336: Tokenizer(vocab, merges, special_tokens=None)
             if loader := loader_of(defined[cls].get("classmethods")):  # and its from_files(vocab_filepath, ...)
@@ -169,7 +170,7 @@ def find_mappings(defined, probe, split=None, keeps=None):
                 and not sized_trainer(methods, roles, init):
             found += minbpe_class(cls, roles, init, probe, regex_style=takes_pattern(init), extra=extra, split=split)
             found += stub_mappings(cls, defined[cls], roles, defined)
-        elif loads_tables(init, required, roles):  # Tokenizer(merges_path): made without it, handed the tables
+        elif loads_tables(init, required, roles):  # Tokenizer(merges_path) or (merges, vocab): handed the tables
             found += minbpe_class(cls, roles, init, probe, regex_style=False, extra=extra, split=split, bare=True)
         elif required <= 1 and takes_size(init):  # BasicTokenizer(vocab_size).train(text)
             if "train" not in roles and (trainer := text_only_trainer(methods)):
@@ -228,9 +229,16 @@ def sized_trainer(methods, roles, init):
 
 def loads_tables(init, required, roles):
     """Whether a class only loads what was trained elsewhere: its constructor requires a path (or a
-    folder, a file) first, and it encodes and decodes but has no train of its own."""
-    return required >= 1 and names_a_path(init[0].lower()) and "train" not in roles \
-        and {"encode", "decode"} <= set(roles)
+    folder, a file) first, or minbpe's tables, and it encodes and decodes but has no train of its own."""
+    return required >= 1 and (names_a_path(init[0].lower()) or takes_minbpe_tables(init)) \
+        and "train" not in roles and {"encode", "decode"} <= set(roles)
+
+
+def takes_minbpe_tables(init):
+    """Whether a constructor takes minbpe's tables back, merges first: Tokenizer(merges, vocab),
+    never CS336's Tokenizer(vocab, merges); it is handed them as minbpe keeps them."""
+    return len(init) >= 2 and "merge" in init[0].lower() and "vocab" in init[1].lower() \
+        and not names_a_path(init[0].lower()) and not names_a_size(init[1])
 
 
 def takes_tables(init):

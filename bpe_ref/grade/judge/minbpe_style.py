@@ -28,7 +28,8 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
     self.vocab; register_special_tokens({token: id}). `extra`: further encoders (encode_normal).
     `sized`: Cls(vocab_size), whose train(text) takes the size from the constructor. `split`: a
     built_in_split finder, which tells whether a class of no pattern parameter splits all the same.
-    `bare`: made without its constructor, which loads the tables from a file (Tokenizer(merges_path)),
+    `bare`: made without its constructor, which wants tables trained elsewhere (Tokenizer(merges_path),
+    Tokenizer(merges, vocab)),
     and handed the course's under minbpe's names."""
     attrs, seen, returns = State(), None, False
     mappings = []
@@ -113,8 +114,8 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
     if built_in:  # the nearest candidate its answers tell: where close variants differ, not graded
         mappings = [dataclasses.replace(m, guessed=True) if m.pattern else m for m in mappings]
     if bare:
-        mappings = [dataclasses.replace(m, how=f"{cls} made without its constructor, which loads its tables "
-                                               f"from a file; {m.how}") for m in mappings]
+        mappings = [dataclasses.replace(m, how=f"{cls} made without its constructor, which wants tables trained "
+                                               f"elsewhere; {m.how}") for m in mappings]
     if isinstance(seen, dict) and not returns and (not attrs.found or attrs.opaque):
         return unreadable_state(mappings, seen, attrs)
     return mappings
@@ -209,7 +210,7 @@ def made_bare(bare, reply):
     read an attribute only the constructor would have set (not the merges or vocab it was handed)."""
     raised = reply.info.get("raised") or {} if reply.kind == "raised" else {}
     if bare and raised.get("type") == "AttributeError" and "has no attribute" in (raised.get("message") or ""):
-        raise GraderSide(f"made without its constructor (which loads its tables from a file), it read what only "
+        raise GraderSide(f"made without its constructor (which wants tables trained elsewhere), it read what only "
                          f"the constructor sets: {raised.get('message')}")
     return reply
 
