@@ -200,6 +200,16 @@ def train_chunks(chunks, vocab_size, first_id=256, pick=max, extra=0, update=Tru
     return merges
 
 
+NO_PAIR_LEFT = "no pair was left to merge, so training should have stopped"
+
+
+def replay_mismatch(expected, problem):
+    """The Mismatch for a replay's problem; a merge made once no pair was left is its own evidence."""
+    hint = (f"{problem}: stop when no pair is left (if not stats: break), instead of merging a pair "
+            "that occurs nowhere") if problem.endswith(NO_PAIR_LEFT) else ""
+    return Mismatch(expected, problem, hint)
+
+
 def replay(chunks, merges, vocab_size, first_id=256, pick=max, extra=0, most=None, counter=None):
     """None if `merges` is what train_chunks(...) with these settings could give, ties broken any
     way; else what is wrong, in words."""
@@ -212,7 +222,7 @@ def replay(chunks, merges, vocab_size, first_id=256, pick=max, extra=0, most=Non
         # and its id overwritten each time, so a wrong id may only be the trace of a counting bug
         stats = counter(chunks)
         if not stats:
-            return f"merge #{step + 1} {pair!r}: no pair was left to merge, so training should have stopped"
+            return f"merge #{step + 1} {pair!r}: {NO_PAIR_LEFT}"
         best = pick(stats.values())
         if stats.get(pair, 0) != best or pair not in stats:
             top = pick(stats, key=stats.get)
@@ -242,7 +252,7 @@ def judge_train(args, got):
     if isinstance(got, Raised):
         return Mismatch(naive.train(text, vocab_size))
     problem = replay(text_ids(args), got, vocab_size)
-    return None if problem is None else Mismatch(naive.train(text, vocab_size), problem)
+    return None if problem is None else replay_mismatch(naive.train(text, vocab_size), problem)
 
 
 def unused_ids_agree(chunks_of):

@@ -13,7 +13,7 @@ from .._private import naive
 from ..bounds import vocab_of
 from ....core.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
 from .common import PATTERNS, SMALL_TEXT, TRAIN_TEXTS, WORDS_PATTERN, Bug, Mismatch, Raised, equal_to, exercise
-from .w04_naive_bpe import replay, train_chunks, trainer_bugs
+from .w04_naive_bpe import replay, replay_mismatch, train_chunks, trainer_bugs
 from .w06_encoding import DICT_ORDER, ENCODE_BUGS, encode_probes, observe_encoding
 
 SPLIT_TEXT = st.text(alphabet=st.sampled_from(list("aZ é'’sSt 01234²_\t\n\r .,!?한中😀ا\u064e")), max_size=30)
@@ -116,7 +116,7 @@ def judge_train_regex(args, got):
     if isinstance(got, Raised):
         return Mismatch(expected)
     problem = replay(regex_chunks(args), got, vocab_size)
-    return None if problem is None else Mismatch(expected, problem)
+    return None if problem is None else replay_mismatch(expected, problem)
 
 
 exercise(
