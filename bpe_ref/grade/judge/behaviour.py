@@ -242,8 +242,8 @@ def find_by_behaviour(sandbox, defined, taken, have):
                     tried, read.layout = read, ReturnsMerges
             if not tried.behaves():
                 tried = in_a_layout(tried, exercise, params, lambda: _Direct(sandbox, learner))
-            if not tried.behaves() and tried.named and fitting:  # the same arguments in another order
-                tried = in_another_order(sandbox, learner, exercise, tried)
+            if not tried.right_on_most() and tried.named and fitting:  # the same arguments in another order
+                tried = in_another_order(sandbox, learner, exercise, tried)  # (a wrong answer of the right shape too)
             if again:  # and right on most probes (or broken as named), its name alone is no evidence here
                 if tried.right_on_most() or tried.broken_as_named():
                     seconds.append(tried)
