@@ -332,9 +332,9 @@ exercise(
         Bug("stdlib_re", "split with the third-party `regex` module (import regex): Python's re does not "
                          "know \\p{L}", lambda text, merges, pattern: [
                              idx for chunk in re.findall(pattern, text) for idx in naive.encode(chunk, merges)]),
-        Bug("bytes_pattern", "split the text, not its UTF-8 bytes: a pattern compiled as bytes knows only ASCII "
-                             "letters and digits to \\p{L} and \\p{N}, so the bytes of 'ñ', 'é' or 한 became chunks of "
-                             "their own, apart from the letters around them", bytes_pattern),
+        Bug("bytes_pattern", "split the text, not its UTF-8 bytes: to a bytes pattern (rb'...') \\p{L} and \\p{N} "
+                             "are ASCII letters and digits only, so the bytes of a non-ASCII letter ('ñ', 'é', 한) "
+                             "became chunks of their own, apart from the letters around them", bytes_pattern),
     ),
     probes=lambda: [(text, merges, GPT4_SPLIT_PATTERN) for text, merges in encode_probes()]
     + [("ab abc", COMPETE, WORDS_PATTERN), ("a a", {(97, 32): 256, (32, 97): 257}, PATTERNS[4]),
