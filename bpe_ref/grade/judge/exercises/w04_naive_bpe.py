@@ -201,12 +201,15 @@ def train_chunks(chunks, vocab_size, first_id=256, pick=max, extra=0, update=Tru
 
 
 NO_PAIR_LEFT = "no pair was left to merge, so training should have stopped"
+SPENT = "it occurred earlier, and merges took every one apart"
 
 
 def replay_mismatch(expected, problem):
-    """The Mismatch for a replay's problem; a merge made once no pair was left is its own evidence."""
+    """The Mismatch for a replay's problem. A merge, once no pair was left, of a pair that occurred
+    earlier is its own evidence: a spent pair kept at count 0. One that never occurred inside a
+    chunk says only that the chunks differ (a merge across two of them), so it names no cause."""
     hint = (f"{problem}: stop when no pair is left (if not stats: break), instead of merging a pair "
-            "that occurs nowhere") if problem.endswith(NO_PAIR_LEFT) else ""
+            "that occurs nowhere") if SPENT in problem else ""
     return Mismatch(expected, problem, hint)
 
 
@@ -217,12 +220,15 @@ def replay(chunks, merges, vocab_size, first_id=256, pick=max, extra=0, most=Non
     if not isinstance(merges, dict):
         return f"should return a dict {{(id, id): new_id}}, not {type(merges).__name__}"
     wanted = max(0, vocab_size - 256 + extra if most is None else min(vocab_size - 256 + extra, most))
+    seen = set()  # every pair counted so far
     for step, (pair, idx) in enumerate(merges.items()):
         # the pair is judged before its id: a pair counted wrongly can be picked again and again,
         # and its id overwritten each time, so a wrong id may only be the trace of a counting bug
         stats = counter(chunks)
+        seen.update(stats)
         if not stats:
-            return f"merge #{step + 1} {pair!r}: {NO_PAIR_LEFT}"
+            spent = f" ({SPENT})" if pair in seen else ""
+            return f"merge #{step + 1} {pair!r}{spent}: {NO_PAIR_LEFT}"
         best = pick(stats.values())
         if stats.get(pair, 0) != best or pair not in stats:
             top = pick(stats, key=stats.get)
