@@ -338,7 +338,8 @@ exercise(
     ),
     probes=lambda: [(text, merges, GPT4_SPLIT_PATTERN) for text, merges in encode_probes()]
     + [("ab abc", COMPETE, WORDS_PATTERN), ("a a", {(97, 32): 256, (32, 97): 257}, PATTERNS[4]),
-       ("don't", {(39, 116): 256, (110, 39): 257}, PATTERNS[1])],
+       ("don't", {(39, 116): 256, (110, 39): 257}, PATTERNS[1]),
+       ("mañana", {(109, 97): 256, (256, 195): 257}, GPT2_SPLIT_PATTERN)],  # 'ñ' a letter to \p{L} in a str only
     observe=observe_encode_ordinary,
     examples=60,
 )
