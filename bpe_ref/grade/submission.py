@@ -402,7 +402,19 @@ def never_defined(name, where, report):
     fields["where"] = where  # the cell's name, not the line inside it
     if report["status"] == "syntax":
         fields["message"] = f"{report.get('message')}: {report.get('text')}".rstrip(": ")
-    return Result(name, "error", NEVER_RAN[report["status"]].format(**fields))
+    hint = load_hint(report)
+    return Result(name, "error", NEVER_RAN[report["status"]].format(**fields), {"hint": hint} if hint else {})
+
+
+def load_hint(report):
+    """What to do about an error that stopped the file loading, when the error itself says: Python's
+    re raising on \\p{L} (GPT-2's and GPT-4's patterns need the third-party regex module)."""
+    message = str(report.get("message") or "")
+    if report.get("status") == "error" and report.get("type") in ("error", "PatternError") \
+            and message.startswith(("bad escape \\p", "bad escape \\P")):
+        return ("Python's re does not know \\p{L} or \\p{N}: import regex (the third-party module) and compile "
+                "the split pattern with it")
+    return None
 
 
 def cell_notes(sandbox, cells):
