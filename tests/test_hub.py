@@ -373,7 +373,9 @@ async def run_in_kernel(hub, user, code, limit=60):
 
     kernel = hub.call(f"/user/{user}/api/kernels", method="POST", body={"name": "python3"})[1]
     url = hub.url.replace("http", "ws", 1) + f"/user/{user}/api/kernels/{kernel['id']}/channels"
-    socket_ = await websocket_connect(HTTPRequest(url, headers={"Authorization": f"token {hub.token}"}))
+    # a kernel that lost a port race is restarted on new ports: the connection waits for it
+    socket_ = await websocket_connect(HTTPRequest(url, headers={"Authorization": f"token {hub.token}"},
+                                                  connect_timeout=limit, request_timeout=limit))
     msg_id, pieces = uuid.uuid4().hex, []
     socket_.write_message(json.dumps({
         "header": {"msg_id": msg_id, "msg_type": "execute_request", "username": user, "session": uuid.uuid4().hex,
@@ -531,10 +533,28 @@ def test_a_user_logs_in_through_the_browser_and_00_opens_first(hub):
             browser.close()
 
 
+def recovered_port_races(lines):
+    """Indexes of the tracebacks of a kernel that lost a race for a TCP port to another process
+    (zmq: Address already in use) and that Jupyter's restarter then started on new ports: an
+    upstream race a busy machine can lose, recovered from, not the course's error."""
+    races = set()
+    for i, line in enumerate(lines):
+        if "Traceback" not in line:
+            continue
+        end = next((j for j in range(i + 1, len(lines)) if lines[j].startswith("[")), len(lines))
+        if "Address already in use" in lines[end - 1] and end < len(lines) \
+                and "restarting kernel" in lines[end] and "new random ports" in lines[end]:
+            races.add(i)
+    return races
+
+
 def test_the_hub_log_has_no_errors(hub):
     """The hub's log holds the learners' servers' too: a workspace that failed, a traceback."""
     log = hub.log.read_text(encoding="utf-8")
-    problems = [line for line in log.splitlines() if line.startswith("[E ") or "Traceback" in line]
+    lines = log.splitlines()
+    races = recovered_port_races(lines)
+    problems = [line for i, line in enumerate(lines)
+                if (line.startswith("[E ") or "Traceback" in line) and i not in races]
     assert not problems, hub.log_tail(200)
     assert log.count("bpe-course: the learner's work is saved in") >= len(hub.users)
 
