@@ -80,13 +80,18 @@ def encode_picking(pick, while_at_least=2, skip_up_to=0):
         ids = list(text.encode("utf-8"))
         if skip_up_to and len(ids) <= skip_up_to:
             return ids
-        while len(ids) >= while_at_least:
-            pair = pick(ids, merges)
-            if pair is None:
-                break
-            ids = naive.merge(ids, pair, merges[pair])
-        return ids
+        return merged_picking(ids, merges, pick, while_at_least)
     return encode
+
+
+def merged_picking(ids, merges, pick=lowest_rank, while_at_least=2):
+    """`ids` with the pair `pick(ids, merges)` chooses merged until it gives None (see encode_picking)."""
+    while len(ids) >= while_at_least:
+        pair = pick(ids, merges)
+        if pair is None:
+            break
+        ids = naive.merge(ids, pair, merges[pair])
+    return ids
 
 
 def sweep(ids, merges):

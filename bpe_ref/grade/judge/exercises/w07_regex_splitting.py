@@ -14,7 +14,7 @@ from ..bounds import vocab_of
 from ....core.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
 from .common import PATTERNS, SMALL_TEXT, TRAIN_TEXTS, WORDS_PATTERN, Bug, Mismatch, Raised, equal_to, exercise
 from .w04_naive_bpe import replay, replay_mismatch, train_chunks, trainer_bugs
-from .w06_encoding import DICT_ORDER, ENCODE_BUGS, encode_probes, observe_encoding
+from .w06_encoding import DICT_ORDER, ENCODE_BUGS, encode_probes, merged_picking, observe_encoding
 
 SPLIT_TEXT = st.text(alphabet=st.sampled_from(list("aZ é'’sSt 01234²_\t\n\r .,!?한中😀ا\u064e")), max_size=30)
 # texts where GPT-2's contractions ("'s" one chunk) decide the answer: a split a class has built
@@ -192,16 +192,8 @@ def chunk_encoder(encode):
 def bytes_pattern(text, merges, pattern):
     """encode_ordinary splitting the UTF-8 bytes with the pattern compiled as bytes, where \\p{L}
     and \\p{N} know only ASCII: the bytes of 'ñ' are a chunk apart from the letters around them."""
-    out = []
-    for chunk in regex.findall(pattern.encode("utf-8"), text.encode("utf-8")):
-        ids = list(chunk)
-        while len(ids) >= 2:
-            pair = min(naive.get_stats(ids), key=lambda p: merges.get(p, float("inf")))
-            if pair not in merges:
-                break
-            ids = naive.merge(ids, pair, merges[pair])
-        out += ids
-    return out
+    return [idx for chunk in regex.findall(pattern.encode("utf-8"), text.encode("utf-8"))
+            for idx in merged_picking(list(chunk), merges)]
 
 
 def per_chunk(bug):
