@@ -304,7 +304,8 @@ class Worker:
         reply is the last call's outcome (or the first failing step's, with "step" naming it).
 
         request: {"cls", "init": args, "set": {attr: value}, "steps": [[method, args], ...],
-        "call": [method, args], "read": attr to return instead of the result (minbpe's train),
+        "call": [method, args] (none: the object only made and set up), "read": attr to return
+        instead of the result (minbpe's train), "init_kw": {name: value} for the constructor too,
         "iterate": feed the first argument as an iterator and list the result (encode_iterable),
         "file": the first init argument is a text to hand over as a file's path (a trainer class
         made with CS336's input_path), "call_file": the same for the first argument of "call" (a
@@ -331,6 +332,9 @@ class Worker:
         seconds = request.get("seconds")
         made_by = request.get("made_by")
         maker = (lambda: cls.__new__(cls)) if made_by == "__new__" else getattr(cls, made_by) if made_by else cls
+        if request.get("init_kw"):  # a constructor handed special tokens by name: Cls(pattern, special_tokens=...)
+            keywords, made_as = wire.from_wire(request["init_kw"]), maker
+            maker = lambda *args: made_as(*args, **keywords)  # noqa: E731
         made = self.run(lambda: calling.call(maker, [] if made_by == "__new__" else wire.from_wire(request["init"]),
                                              seconds, self.label_of))
         if "ok" not in made:
@@ -345,6 +349,8 @@ class Worker:
             done = self.run(lambda: calling.call(getattr(obj, method), wire.from_wire(args), seconds, self.label_of))
             if "ok" not in done:
                 return {**done, "step": method}
+        if not request.get("call"):  # only made and set up: its attributes are what is read
+            return self.wired({"ok": dict(vars(obj)) if request.get("read") == "*" else None})
         method, args = request["call"]
         args = wire.from_wire(args)
         fn = getattr(obj, method)

@@ -13,7 +13,7 @@ import dataclasses
 import regex
 
 from .built_in_split import split_finder
-from .registering import chosen, register_finder
+from .registering import FORMS, chosen, register_finder, registration
 from .cs336_style import cs336_class, train_bpe_mapping, trainer_class_mapping, trainer_method_mapping
 from .engine import Result, run_exercise
 from .from_files import from_files_mapping, loader_of
@@ -28,10 +28,29 @@ from .shapes import Malformed, Mapping
 
 SIZE_WORDS = ("size", "vocab", "merges", "num")  # what a trainer's size parameter is called
 TRAIN_WORDS = ("train", "fit", "learn")  # how a method that trains is named
-TRAINER_NAMES = TRAIN_WORDS + ("run",)  # a trainer class's method that learns, taking no argument
+TRAINER_NAMES = TRAIN_WORDS + ("run",)
+NUMBERED = FORMS[1:]  # special tokens handed over without ids: the class numbers them itself  # a trainer class's method that learns, taking no argument
 
 
 # ---------------------------------------------------------------------------- finding the shapes
+
+def with_registration(cls, methods, required, roles, keeps):
+    """`roles` with the way `cls` takes special tokens told by what it does: of several register
+    methods, the one that keeps the ids given; one that numbers them itself (a list, one token a
+    call); else a constructor parameter named for them (Cls(special_tokens=...))."""
+    init = methods.get("__init__", [])
+    init_args = [GPT4_SPLIT_PATTERN] if takes_pattern(init) else [260] if required and takes_size(init) else []
+    if "register" in roles:
+        registers = [(m, p) for m, p in methods.items() if role(m, p) == "register"]
+        method, params = chosen(registers, lambda name: keeps(cls, name, init_args))
+        if not keeps(cls, method, init_args):
+            method = registration(keeps, cls, method, init_args, forms=NUMBERED) or method
+        return {**roles, "register": (method, params)}
+    param = next((p for p in init if "special" in p.lower()), None)
+    if param and (way := registration(keeps, cls, param, init_args, in_init=True)):
+        return {**roles, "register": (way, [])}
+    return roles
+
 
 def tokenizer_classes(defined):
     """{class name: (methods, arguments its constructor needs)} for the classes the submission
@@ -153,10 +172,8 @@ def find_mappings(defined, probe, split=None, keeps=None):
     for cls, (methods, required) in classes.items():
         init = methods.get("__init__", [])
         roles, extra = class_roles(methods)
-        if keeps is not None and "register" in roles:
-            init_args = [GPT4_SPLIT_PATTERN] if takes_pattern(init) else [260] if takes_size(init) else []
-            roles["register"] = chosen([(m, p) for m, p in methods.items() if role(m, p) == "register"],
-                                       lambda method, cls=cls, init_args=init_args: keeps(cls, method, init_args))
+        if keeps is not None:
+            roles = with_registration(cls, methods, required, roles, keeps)
         if ((required >= 2 and not names_a_size(init[0]) and not takes_minbpe_tables(init))
                 or (takes_tables(init) and "train" not in roles)) \
                 and "encode" in roles and ("decode" in roles or "encode_iterable" in roles):
@@ -269,6 +286,10 @@ class ClassCaller:
     def call(self, args, rule=None, **_):  # a design's own `again` exercise answers twice in every reply
         return self.mapping.call(self.sandbox, args, self.deadline, rule)
 
+    def numbering(self, args):
+        """The class's own ids for the special tokens of `args`, when it numbers them itself."""
+        return self.mapping.numbering(self.sandbox, args, self.deadline) if self.mapping.numbering else None
+
     def measure(self, text, vocab_size):
         return self.call((text, vocab_size)), None
 
@@ -295,10 +316,11 @@ def exercise_of(mapping):
     return mapping.own_exercise or REGISTRY[mapping.exercise]
 
 
-def mapped_exercise(mapping):
-    """The course exercise, reported under the learner's name, its arguments fitted to the design."""
+def mapped_exercise(mapping, numbering=None):
+    """The course exercise, reported under the learner's name, its arguments fitted to the design
+    (`numbering`: see fitter)."""
     ex = exercise_of(mapping)
-    fit = fitter(mapping)
+    fit = fitter(mapping, numbering)
     judge = ex.judge
 
     def judged(args, got):
@@ -346,8 +368,9 @@ def _unique(cases):
     return out
 
 
-def fitter(mapping):
-    """args -> args with the design's built-in pattern and allowed_special put in."""
+def fitter(mapping, numbering=None):
+    """args -> args with the design's built-in pattern and allowed_special put in, and its special
+    tokens in its own numbering (`numbering(args)`, for a class that numbers them itself)."""
     def fit(args):
         args = list(args)
         ex = exercise_of(mapping)
@@ -355,6 +378,8 @@ def fitter(mapping):
             args[2] = mapping.pattern
         if mapping.only_all:
             args[4] = "all"
+        if numbering is not None and (own := numbering(tuple(args))):
+            args[3] = own
         return tuple(args)
     return fit
 
@@ -376,8 +401,8 @@ def grade_classes(sandbox, timeout, notes=None):
             results[mapping.learner] = Result(mapping.learner, "error", mapping.ungradable,
                                               {"note": mapping.ungradable, "course": mapping.exercise})
             continue
-        ex = mapped_exercise(mapping)
-        result = run_exercise(ex, ClassCaller(sandbox, mapping, exercise_deadline(timeout)), timeout)
+        caller = ClassCaller(sandbox, mapping, exercise_deadline(timeout))
+        result = run_exercise(mapped_exercise(mapping, caller.numbering), caller, timeout)
         results[mapping.learner] = graded_as(result, mapping.exercise, mapping.how, own=bool(mapping.own_exercise))
     return under_their_writer(sandbox.defined, without_redundant_helpers(mappings, results))
 

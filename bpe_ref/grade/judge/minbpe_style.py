@@ -9,11 +9,13 @@ import dataclasses
 import regex
 
 from .built_in_split import NO_SPLIT
-from .exercises.common import CHARACTERS_PATTERN
+from .exercises.common import CHARACTERS_PATTERN, WHOLE_TEXT_PATTERN
 from .diagnosis import is_pair_dict, not_byte_level
 from .engine import GraderSide
 from .exercises.w06_encoding import ranked_vocab
-from .shapes import Mapping, object_call, wired, without_constructor
+from .registering import Registration, learner_ids
+from .shapes import Malformed, Mapping, object_call, wired, without_constructor
+from ..walls.sandbox import Reply
 from .trained_state import LOOKED_FOR, State, as_merges, described, find_state, shape_of, values_for
 from .variants import merges_from_vocab
 from ...core.patterns import GPT2_SPLIT_PATTERN
@@ -91,8 +93,10 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
     if splits and "encode" in roles and "register" not in roles and takes_allowed(roles["encode"][1]) \
             and (held := special_attributes(seen)):  # an encode(text, allowed_special) whose tokens live in an attribute
         roles = {**roles, "register": (held, [])}
-    if splits and "encode" in roles and "register" in roles:
+    if "encode" in roles and "register" in roles:  # a class of no split: each piece between special tokens whole
+        whole = pattern if splits else WHOLE_TEXT_PATTERN
         method, register = roles["encode"][0], roles["register"][0]
+        numbering = own_numbering(cls, register, attrs, regex_style) if getattr(register, "numbers", False) else None
         if takes_allowed(roles["encode"][1]):
             # encode itself on ordinary text is graded under its own name, beside encode_ordinary too
             if ordinary_beside(roles):
@@ -104,13 +108,13 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
                                     f"{registering(register)}, then .{method}(text, allowed_special) "
                                     f"(.{method}(text) when nothing is allowed)" + told,
                                     minbpe_special(cls, method, register, attrs, regex_style), asserts=True,
-                                    set_as_text=True, pattern=pattern))
+                                    set_as_text=True, pattern=whole, numbering=numbering))
         elif not ordinary_beside(roles):  # encode(text) alone: every registered token is allowed, as in CS336
             mappings.append(Mapping(f"{cls}.{method}:special_tokens", "encode_special",
                                     f"{registering(register)}, then .{method}(text): it takes no "
                                     "allowed_special, so every registered special token is allowed" + told,
                                     minbpe_special(cls, method, register, attrs, regex_style, all_allowed=True),
-                                    only_all=True, pattern=pattern))
+                                    only_all=True, pattern=whole, numbering=numbering))
     if built_in:  # the nearest candidate its answers tell: where close variants differ, not graded
         mappings = [dataclasses.replace(m, guessed=True) if m.pattern else m for m in mappings]
     if bare:
@@ -260,24 +264,38 @@ def minbpe_allowed(allowed):
     return allowed
 
 
+def special_setup(register, special_tokens, tables):
+    """object_call's arguments that put the special tokens in, beside the tables: through a register
+    method, the attributes that hold them (a tuple: the tokens, and their inverse), or a
+    Registration (a constructor's parameter, a list it numbers itself, one token a call)."""
+    if isinstance(register, Registration):
+        return {"set": wired(tables), **register.request(special_tokens)}
+    if isinstance(register, tuple):
+        tables = {**tables, register[0]: dict(special_tokens)}
+        if len(register) > 1:
+            tables[register[1]] = {i: t for t, i in special_tokens.items()}
+        return {"set": wired(tables)}
+    return {"set": wired(tables), "steps": [[register, wired([special_tokens])]]}
+
+
 def minbpe_special(cls, method, register, attrs, takes_pattern=True, all_allowed=False):
     """encode(text, allowed_special) after register(special_tokens). Nothing allowed is the course's
     default, so then encode(text) is called with the learner's own default, which must refuse a
     special token in the text as tiktoken's does; an encode with no default gets "none_raise".
-    `all_allowed`: an encode(text) that takes no allowed_special is always called so."""
+    `all_allowed`: an encode(text) that takes no allowed_special is always called so. A class that
+    numbers its special tokens itself is handed them in its numbering (own_numbering), checked here."""
     def call(sandbox, args, deadline, rule):
         text, merges, pattern, special_tokens, allowed = args
+        init = wired([pattern] if takes_pattern else [])
+        setup = special_setup(register, special_tokens, values_for(attrs, merges, ranked_vocab(merges)))
+        if getattr(register, "numbers", False) and special_tokens:
+            wrong = misnumbered(object_call(sandbox, cls, deadline, init=init, read="*", **setup),
+                                special_tokens, merges)
+            if wrong is not None:
+                return wrong
 
         def encode(given):
-            tables = values_for(attrs, merges, ranked_vocab(merges))
-            if isinstance(register, tuple):  # the attributes that hold them: the tokens, and their inverse
-                tables.update({register[0]: dict(special_tokens)} if len(register) == 1 else {
-                    register[0]: dict(special_tokens), register[1]: {i: t for t, i in special_tokens.items()}})
-                steps = []
-            else:
-                steps = [[register, wired([special_tokens])]]
-            return object_call(sandbox, cls, deadline, rule, init=wired([pattern] if takes_pattern else []),
-                               set=wired(tables), steps=steps, call=[method, wired(given)])
+            return object_call(sandbox, cls, deadline, rule, init=init, **setup, call=[method, wired(given)])
         if all_allowed:
             return encode([text])
         if isinstance(allowed, (set, frozenset)) and not allowed:
@@ -288,9 +306,44 @@ def minbpe_special(cls, method, register, attrs, takes_pattern=True, all_allowed
     return call
 
 
+def own_numbering(cls, register, attrs, takes_pattern=True):
+    """(sandbox, args, deadline) -> {token: id}: the ids a class that numbers its special tokens
+    itself gives those of `args`, read back after registering them; None when it cannot tell."""
+    def numbering(sandbox, args, deadline):
+        text, merges, pattern, special_tokens, allowed = args
+        if not special_tokens:
+            return None
+        reply = object_call(sandbox, cls, deadline, init=wired([pattern] if takes_pattern else []), read="*",
+                            **special_setup(register, special_tokens, values_for(attrs, merges, ranked_vocab(merges))))
+        return learner_ids(reply.value, list(special_tokens)) if reply.kind == "ok" else None
+    return numbering
+
+
+def misnumbered(reply, special_tokens, merges):
+    """What is wrong with a class's own numbering of `special_tokens` (the ids it was expected to
+    give, read back in `reply`), else None: it failed to register them, kept no ids the grader can
+    read (could not be graded), or gave one an id a byte or a merge already has."""
+    if reply.kind != "ok":
+        return reply
+    ids = learner_ids(reply.value, list(special_tokens))
+    if ids is None or ids != dict(special_tokens):
+        return Reply("malformed", info={"message": "after registering its special tokens, no attribute of the "
+                                                   "object held the same ids for them twice"})
+    taken = {i: f"the byte {i}" for i in range(256)} | {i: f"merge {pair}" for pair, i in merges.items()}
+    clash = next(((t, i) for t, i in ids.items() if i in taken), None)
+    if clash is None and len(set(ids.values())) == len(ids):
+        return None
+    token, i = clash or next((t, i) for t, i in ids.items() if list(ids.values()).count(i) > 1)
+    other = taken.get(i) or "another special token"
+    return Reply("ok", Malformed(f"your special token {token!r} got id {i}, the same id as {other}: give "
+                                 "each special token an id of its own, after every byte and merge"))
+
+
 def registering(register):
     """How the special tokens go in, in words: '.register_special_tokens(special_tokens)' or
     '.special_tokens = special_tokens' (and its inverse), for attributes that hold them."""
+    if isinstance(register, Registration):
+        return register.words()
     if isinstance(register, tuple):
         return f".{register[0]} = special_tokens" + (f", .{register[1]} = their inverse" if len(register) > 1 else "")
     return f".{register}(special_tokens)"

@@ -26,6 +26,7 @@ class Mapping:
     own_exercise: object = None  # an Exercise of the design's own (CS336's from_files), not a workbook's
     guessed: bool = False  # its pattern is the candidate its answers agree with (a split built in), not one it was given
     refuses_specials: bool = False  # encode(text, allowed_special) graded as ordinary: it may refuse a special token in the text, as tiktoken's encode does
+    numbering: object = None  # (sandbox, args, deadline) -> the class's own {token: id} for args: it numbers its special tokens itself
 
 
 class Malformed:

@@ -183,6 +183,7 @@ def trained_merges(draw, max_merges=14):
 # so that code which ignores its `pattern` argument cannot pass.
 WORDS_PATTERN = r"\w+|\s+|[^\w\s]+"
 CHARACTERS_PATTERN = r"(?s)."
+WHOLE_TEXT_PATTERN = r"(?s).+"  # no split: a tokenizer of no pattern encodes each piece between special tokens whole
 PATTERN_NAMES = {GPT2_SPLIT_PATTERN: "GPT2_SPLIT_PATTERN", GPT4_SPLIT_PATTERN: "GPT4_SPLIT_PATTERN",
-                 O200K_SPLIT_PATTERN: "O200K_SPLIT_PATTERN"}
+                 O200K_SPLIT_PATTERN: "O200K_SPLIT_PATTERN", WHOLE_TEXT_PATTERN: "WHOLE_TEXT_PATTERN"}
 PATTERNS = [GPT4_SPLIT_PATTERN, GPT2_SPLIT_PATTERN, O200K_SPLIT_PATTERN, WORDS_PATTERN, CHARACTERS_PATTERN]
