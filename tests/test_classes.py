@@ -137,3 +137,29 @@ def test_of_two_register_methods_the_one_that_keeps_the_ids_given_is_graded():
                           keeps=lambda cls_, method, init: method == "register_special_tokens")
     special = [m for m in found if m.exercise == "encode_special"]
     assert len(special) == 1 and ".register_special_tokens(" in special[0].how
+
+
+def test_a_class_that_numbers_its_special_tokens_is_read_back_in_its_own_numbering():
+    from bpe_ref.grade.judge.registering import Registration, learner_ids
+    tokens = ["<|a|>", "<|a|><|a|>"]
+    assert learner_ids({"merges": {}, "special": {"<|a|>": 258, "<|a|><|a|>": 259}}, tokens) == \
+        {"<|a|>": 258, "<|a|><|a|>": 259}
+    assert learner_ids({"inverse": {258: b"<|a|>", 259: b"<|a|><|a|>"}}, tokens) == {"<|a|>": 258, "<|a|><|a|>": 259}
+    assert learner_ids({"special": {"<|a|>": 258}}, tokens) is None  # one token missing: no numbering read
+    assert learner_ids({"special": {"<|a|>": True, "<|a|><|a|>": 2}}, tokens) is None  # a bool is no id
+    assert Registration("add", "list").request({"<|a|>": 300})["steps"][0][0] == "add"
+    assert len(Registration("add_one", "each").request({"<|a|>": 300, "<|b|>": 301})["steps"]) == 2
+    assert "init_kw" in Registration("special_tokens", "dict", in_init=True).request({"<|a|>": 300})
+    assert not Registration("special_tokens", "dict", in_init=True).numbers
+
+
+def test_a_numbering_that_reuses_an_id_could_not_be_graded():
+    from bpe_ref.grade.judge.minbpe_style import misnumbered
+    from bpe_ref.grade.walls.sandbox import Reply
+    merges = {(97, 98): 256}
+    assert misnumbered(Reply("ok", {"s": {"<|a|>": 257}}), {"<|a|>": 257}, merges) is None
+    clash = misnumbered(Reply("ok", {"s": {"<|a|>": 256}}), {"<|a|>": 256}, merges)
+    assert clash.kind == "unread" and "merge (97, 98)" in clash.info["message"]
+    assert misnumbered(Reply("ok", {"s": {"<|a|>": -1}}), {"<|a|>": -1}, merges).kind == "unread"
+    assert misnumbered(Reply("ok", {"s": {"<|a|>": 300}}), {"<|a|>": 257}, merges).kind == "unread"
+    assert misnumbered(Reply("raised", info={}), {"<|a|>": 257}, merges).kind == "raised"

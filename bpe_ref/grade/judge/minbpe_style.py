@@ -14,7 +14,7 @@ from .diagnosis import is_pair_dict, not_byte_level
 from .engine import GraderSide
 from .exercises.w06_encoding import ranked_vocab
 from .registering import Registration, learner_ids
-from .shapes import Malformed, Mapping, object_call, wired, without_constructor
+from .shapes import Mapping, object_call, wired, without_constructor
 from ..walls.sandbox import Reply
 from .trained_state import LOOKED_FOR, State, as_merges, described, find_state, shape_of, values_for
 from .variants import merges_from_vocab
@@ -96,7 +96,8 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
     if "encode" in roles and "register" in roles:  # a class of no split: each piece between special tokens whole
         whole = pattern if splits else WHOLE_TEXT_PATTERN
         method, register = roles["encode"][0], roles["register"][0]
-        numbering = own_numbering(cls, register, attrs, regex_style) if getattr(register, "numbers", False) else None
+        numbering = own_numbering(cls, register, attrs, regex_style, sized) if getattr(register, "numbers", False) \
+            else None
         if takes_allowed(roles["encode"][1]):
             # encode itself on ordinary text is graded under its own name, beside encode_ordinary too
             if ordinary_beside(roles):
@@ -107,13 +108,14 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
             mappings.append(Mapping(f"{cls}.{method}:special_tokens", "encode_special",
                                     f"{registering(register)}, then .{method}(text, allowed_special) "
                                     f"(.{method}(text) when nothing is allowed)" + told,
-                                    minbpe_special(cls, method, register, attrs, regex_style), asserts=True,
+                                    minbpe_special(cls, method, register, attrs, regex_style, sized=sized), asserts=True,
                                     set_as_text=True, pattern=whole, numbering=numbering))
         elif not ordinary_beside(roles):  # encode(text) alone: every registered token is allowed, as in CS336
             mappings.append(Mapping(f"{cls}.{method}:special_tokens", "encode_special",
                                     f"{registering(register)}, then .{method}(text): it takes no "
                                     "allowed_special, so every registered special token is allowed" + told,
-                                    minbpe_special(cls, method, register, attrs, regex_style, all_allowed=True),
+                                    minbpe_special(cls, method, register, attrs, regex_style, all_allowed=True,
+                                                   sized=sized),
                                     only_all=True, pattern=whole, numbering=numbering))
     if built_in:  # the nearest candidate its answers tell: where close variants differ, not graded
         mappings = [dataclasses.replace(m, guessed=True) if m.pattern else m for m in mappings]
@@ -278,7 +280,7 @@ def special_setup(register, special_tokens, tables):
     return {"set": wired(tables), "steps": [[register, wired([special_tokens])]]}
 
 
-def minbpe_special(cls, method, register, attrs, takes_pattern=True, all_allowed=False):
+def minbpe_special(cls, method, register, attrs, takes_pattern=True, all_allowed=False, sized=False):
     """encode(text, allowed_special) after register(special_tokens). Nothing allowed is the course's
     default, so then encode(text) is called with the learner's own default, which must refuse a
     special token in the text as tiktoken's does; an encode with no default gets "none_raise".
@@ -286,7 +288,7 @@ def minbpe_special(cls, method, register, attrs, takes_pattern=True, all_allowed
     numbers its special tokens itself is handed them in its numbering (own_numbering), checked here."""
     def call(sandbox, args, deadline, rule):
         text, merges, pattern, special_tokens, allowed = args
-        init = wired([pattern] if takes_pattern else [])
+        init = made_with(merges, pattern, takes_pattern, sized)
         setup = special_setup(register, special_tokens, values_for(attrs, merges, ranked_vocab(merges)))
         if getattr(register, "numbers", False) and special_tokens:
             wrong = misnumbered(object_call(sandbox, cls, deadline, init=init, read="*", **setup),
@@ -306,37 +308,45 @@ def minbpe_special(cls, method, register, attrs, takes_pattern=True, all_allowed
     return call
 
 
-def own_numbering(cls, register, attrs, takes_pattern=True):
+def made_with(merges, pattern, takes_pattern, sized):
+    """The constructor's arguments, wired: the pattern, the vocab size (Cls(vocab_size)) or none."""
+    return wired([256 + len(merges)] if sized else [pattern] if takes_pattern else [])
+
+
+def own_numbering(cls, register, attrs, takes_pattern=True, sized=False):
     """(sandbox, args, deadline) -> {token: id}: the ids a class that numbers its special tokens
     itself gives those of `args`, read back after registering them; None when it cannot tell."""
     def numbering(sandbox, args, deadline):
         text, merges, pattern, special_tokens, allowed = args
         if not special_tokens:
             return None
-        reply = object_call(sandbox, cls, deadline, init=wired([pattern] if takes_pattern else []), read="*",
+        reply = object_call(sandbox, cls, deadline, init=made_with(merges, pattern, takes_pattern, sized), read="*",
                             **special_setup(register, special_tokens, values_for(attrs, merges, ranked_vocab(merges))))
         return learner_ids(reply.value, list(special_tokens)) if reply.kind == "ok" else None
     return numbering
 
 
 def misnumbered(reply, special_tokens, merges):
-    """What is wrong with a class's own numbering of `special_tokens` (the ids it was expected to
-    give, read back in `reply`), else None: it failed to register them, kept no ids the grader can
-    read (could not be graded), or gave one an id a byte or a merge already has."""
+    """Why a class's own numbering of `special_tokens` (the ids it was expected to give, read back in
+    `reply`) cannot be graded, else None: it failed to register them, kept no ids the grader can read
+    twice alike, or gave one an id a byte or a merge already has, which may come from a count of its
+    own that the grader, setting the merges by hand, never moved."""
     if reply.kind != "ok":
         return reply
     ids = learner_ids(reply.value, list(special_tokens))
     if ids is None or ids != dict(special_tokens):
-        return Reply("malformed", info={"message": "after registering its special tokens, no attribute of the "
-                                                   "object held the same ids for them twice"})
+        return Reply("unread", info={"message": "after its special tokens were registered, no attribute of the "
+                                                "object held the same ids for them each time"})
     taken = {i: f"the byte {i}" for i in range(256)} | {i: f"merge {pair}" for pair, i in merges.items()}
-    clash = next(((t, i) for t, i in ids.items() if i in taken), None)
-    if clash is None and len(set(ids.values())) == len(ids):
+    given = list(ids.values())
+    token, i = next(((t, i) for t, i in ids.items() if i < 0 or i in taken or given.count(i) > 1), (None, None))
+    if token is None:
         return None
-    token, i = clash or next((t, i) for t, i in ids.items() if list(ids.values()).count(i) > 1)
-    other = taken.get(i) or "another special token"
-    return Reply("ok", Malformed(f"your special token {token!r} got id {i}, the same id as {other}: give "
-                                 "each special token an id of its own, after every byte and merge"))
+    clash = "below 0" if i < 0 else f"the same id as {taken.get(i) or 'another special token'}"
+    return Reply("unread", info={"message": (
+        f"your special token {token!r} got id {i}, {clash}. The grader sets the merges by hand, so a count "
+        "of your own that training moves may not have moved; if not, number special tokens after every byte "
+        "and merge (256 + len(merges) onward)")})
 
 
 def registering(register):
