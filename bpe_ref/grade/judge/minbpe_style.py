@@ -93,14 +93,15 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
     if splits and "encode" in roles and "register" not in roles and takes_allowed(roles["encode"][1]) \
             and (held := special_attributes(seen)):  # an encode(text, allowed_special) whose tokens live in an attribute
         roles = {**roles, "register": (held, [])}
-    if "encode" in roles and "register" in roles:  # a class of no split: each piece between special tokens whole
-        whole = pattern if splits else WHOLE_TEXT_PATTERN
+    basic = not splits and isinstance(seen, dict)  # no split, told by a training that ran
+    if (splits or basic) and "encode" in roles and "register" in roles:
+        whole = pattern if splits else WHOLE_TEXT_PATTERN  # no split: each piece between special tokens whole
         method, register = roles["encode"][0], roles["register"][0]
         numbering = own_numbering(cls, register, attrs, regex_style, sized) if getattr(register, "numbers", False) \
             else None
         if takes_allowed(roles["encode"][1]):
             # encode itself on ordinary text is graded under its own name, beside encode_ordinary too
-            if ordinary_beside(roles):
+            if ordinary_beside(roles) and splits:
                 mappings.append(Mapping(f"{cls}.{method}", "encode_ordinary",
                                         f"{set_words(attrs, 'merges')}, then .{method}(text)" + told,
                                         minbpe_encode(cls, method, regex_style, attrs, sized, allowing=True),
