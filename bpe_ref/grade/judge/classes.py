@@ -47,7 +47,8 @@ def with_registration(cls, methods, required, roles, keeps):
             method = registration(keeps, cls, method, init_args, forms=NUMBERED) or method
         return {**roles, "register": (method, params)}
     param = next((p for p in init if "special" in p.lower()), None)
-    if param and (way := registration(keeps, cls, param, init_args, in_init=True)):
+    if param and required <= len(init_args) \
+            and (way := registration(keeps, cls, param, init_args, in_init=True, forms=FORMS[:2])):
         return {**roles, "register": (way, [])}
     return roles
 
