@@ -28,8 +28,8 @@ from .shapes import Malformed, Mapping
 
 SIZE_WORDS = ("size", "vocab", "merges", "num")  # what a trainer's size parameter is called
 TRAIN_WORDS = ("train", "fit", "learn")  # how a method that trains is named
-TRAINER_NAMES = TRAIN_WORDS + ("run",)
-NUMBERED = FORMS[1:]  # special tokens handed over without ids: the class numbers them itself  # a trainer class's method that learns, taking no argument
+TRAINER_NAMES = TRAIN_WORDS + ("run",)  # a trainer class's method that learns, taking no argument
+NUMBERED = FORMS[1:]  # special tokens handed over without ids: the class numbers them itself
 
 
 # ---------------------------------------------------------------------------- finding the shapes

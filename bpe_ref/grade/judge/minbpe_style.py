@@ -109,8 +109,8 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
             mappings.append(Mapping(f"{cls}.{method}:special_tokens", "encode_special",
                                     f"{registering(register)}, then .{method}(text, allowed_special) "
                                     f"(.{method}(text) when nothing is allowed)" + told,
-                                    minbpe_special(cls, method, register, attrs, regex_style, sized=sized), asserts=True,
-                                    set_as_text=True, pattern=whole, numbering=numbering))
+                                    minbpe_special(cls, method, register, attrs, regex_style, sized=sized),
+                                    asserts=True, set_as_text=True, pattern=whole, numbering=numbering))
         elif not ordinary_beside(roles):  # encode(text) alone: every registered token is allowed, as in CS336
             mappings.append(Mapping(f"{cls}.{method}:special_tokens", "encode_special",
                                     f"{registering(register)}, then .{method}(text): it takes no "
