@@ -264,6 +264,35 @@ def own_bases(cls, module):
     return [k.__name__ for k in type.__getattribute__(cls, "__mro__")[1:] if k.__module__ == module][:32]
 
 
+def special_readers(cls, namespace):
+    """The names of a class's methods whose code reads a name that says 'special', itself or through
+    a method of the class or a function of the submission it names (encode calling
+    self._split_specials): the methods that handle special tokens, whatever a base class offers."""
+    names = {}
+    for klass in type.__getattribute__(cls, "__mro__"):
+        for name, member in vars(klass).items():
+            fn = member.__func__ if isinstance(member, (staticmethod, classmethod)) else member
+            if inspect.isfunction(fn) and fn.__module__ == cls.__module__:
+                names.setdefault(name, set()).update(code_names(fn.__code__))
+    for name, fn in namespace.items():
+        if inspect.isfunction(fn) and fn.__module__ == cls.__module__ and name not in names:
+            names[name] = code_names(fn.__code__)
+    readers = {name for name, read in names.items() if any("special" in n.lower() for n in read)}
+    while grown := {name for name, read in names.items() if name not in readers and read & readers}:
+        readers |= grown
+    return sorted(readers)[:256]
+
+
+def code_names(code, depth=0):
+    """The global and attribute names a code object reads, with those of the code nested in it
+    (comprehensions, lambdas, inner functions)."""
+    found = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, type(code)) and depth < 8:
+            found |= code_names(const, depth + 1)
+    return found
+
+
 # ---------------------------------------------------------------------------- watching a call
 
 class Watch:

@@ -241,6 +241,7 @@ class Worker:
                                  "statics": calling.static_methods(obj),
                                  "classmethods": calling.class_methods(obj),
                                  "inherited": calling.inherited_methods(obj),
+                                 "special_readers": calling.special_readers(obj, self.ns),
                                  "bases": calling.own_bases(obj, self.ns["__name__"])}
             elif callable(obj):
                 defined[name] = {"kind": "callable", "params": calling.required_params(obj),

@@ -34,10 +34,11 @@ NUMBERED = FORMS[1:]  # special tokens handed over without ids: the class number
 
 # ---------------------------------------------------------------------------- finding the shapes
 
-def with_registration(cls, methods, required, roles, keeps):
+def with_registration(cls, methods, required, roles, keeps, reads_specials=True):
     """`roles` with the way `cls` takes special tokens told by what it does: of several register
     methods, the one that keeps the ids given; one that numbers them itself (a list, one token a
-    call); else a constructor parameter named for them (Cls(special_tokens=...))."""
+    call); else a constructor parameter named for them (Cls(special_tokens=...)), when its encode
+    reads them (`reads_specials`): a constructor may keep tokens only decode uses, or none."""
     init = methods.get("__init__", [])
     init_args = [GPT4_SPLIT_PATTERN] if takes_pattern(init) else [260] if required and takes_size(init) else []
     if "register" in roles:
@@ -47,7 +48,7 @@ def with_registration(cls, methods, required, roles, keeps):
             method = registration(keeps, cls, method, init_args, forms=NUMBERED) or method
         return {**roles, "register": (method, params)}
     param = next((p for p in init if "special" in p.lower()), None)
-    if param and required <= len(init_args) \
+    if param and reads_specials and required <= len(init_args) \
             and (way := registration(keeps, cls, param, init_args, in_init=True, forms=FORMS[:2])):
         return {**roles, "register": (way, [])}
     return roles
@@ -173,8 +174,9 @@ def find_mappings(defined, probe, split=None, keeps=None):
     for cls, (methods, required) in classes.items():
         init = methods.get("__init__", [])
         roles, extra = class_roles(methods)
+        reads_specials = roles.get("encode", ("",))[0] in (defined[cls].get("special_readers") or ())
         if keeps is not None:
-            roles = with_registration(cls, methods, required, roles, keeps)
+            roles = with_registration(cls, methods, required, roles, keeps, reads_specials)
         if ((required >= 2 and not names_a_size(init[0]) and not takes_minbpe_tables(init))
                 or (takes_tables(init) and "train" not in roles)) \
                 and "encode" in roles and ("decode" in roles or "encode_iterable" in roles):
@@ -186,16 +188,18 @@ def find_mappings(defined, probe, split=None, keeps=None):
         elif required <= int(takes_pattern(init)) and ("train" in roles or {"encode", "decode"} <= set(roles)
                                                          or "encode" in roles and unfinished(defined[cls])) \
                 and not sized_trainer(methods, roles, init):
-            found += minbpe_class(cls, roles, init, probe, regex_style=takes_pattern(init), extra=extra, split=split)
+            found += minbpe_class(cls, roles, init, probe, regex_style=takes_pattern(init), extra=extra, split=split,
+                                  reads_specials=reads_specials)
             found += stub_mappings(cls, defined[cls], roles, defined)
         elif loads_tables(init, required, roles):  # Tokenizer(merges_path) or (merges, vocab): handed the tables
-            found += minbpe_class(cls, roles, init, probe, regex_style=False, extra=extra, split=split, bare=True)
+            found += minbpe_class(cls, roles, init, probe, regex_style=False, extra=extra, split=split, bare=True,
+                                  reads_specials=reads_specials)
         elif required <= 1 and takes_size(init):  # BasicTokenizer(vocab_size).train(text)
             if "train" not in roles and (trainer := text_only_trainer(methods)):
                 roles["train"] = trainer
             if "train" in roles or {"encode", "decode"} <= set(roles):
                 found += minbpe_class(cls, roles, init, probe, regex_style=False, extra=extra, sized=True,
-                                      split=split)
+                                      split=split, reads_specials=reads_specials)
     for cls, (methods, _) in classes.items():
         init = methods.get("__init__", [])
         runs = next((m for m, p in methods.items() if not p and m.lower().startswith(TRAINER_NAMES)), None)

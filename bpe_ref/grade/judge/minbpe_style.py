@@ -24,7 +24,8 @@ CHUNK_WORDS = ("chunk", "piece", "bytes", "word")  # an encoder of one piece of 
 TRAIN_PROBE = ("aaabdaaabac", 259)  # one training, to see which attributes hold the merges and vocab
 
 
-def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, split=None, bare=False):
+def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, split=None, bare=False,
+                 reads_specials=True):
     """minbpe's layout: Cls() or Cls(pattern) (`regex_style`, read from the constructor's
     parameters); train(text, vocab_size) fills self.merges; encode/decode read self.merges and
     self.vocab; register_special_tokens({token: id}). `extra`: further encoders (encode_normal).
@@ -32,7 +33,8 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
     built_in_split finder, which tells whether a class of no pattern parameter splits all the same.
     `bare`: made without its constructor, which wants tables trained elsewhere (Tokenizer(merges_path),
     Tokenizer(merges, vocab)),
-    and handed the course's under minbpe's names."""
+    and handed the course's under minbpe's names. `reads_specials`: whether its encode reads anything
+    named for special tokens; a class of no split that does not has none (minbpe's BasicTokenizer)."""
     attrs, seen, returns = State(), None, False
     mappings = []
     trains = None
@@ -93,7 +95,7 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
     if splits and "encode" in roles and "register" not in roles and takes_allowed(roles["encode"][1]) \
             and (held := special_attributes(seen)):  # an encode(text, allowed_special) whose tokens live in an attribute
         roles = {**roles, "register": (held, [])}
-    basic = not splits and isinstance(seen, dict)  # no split, told by a training that ran
+    basic = not splits and isinstance(seen, dict) and reads_specials  # no split, told by a training that ran
     if (splits or basic) and "encode" in roles and "register" in roles:
         whole = pattern if splits else WHOLE_TEXT_PATTERN  # no split: each piece between special tokens whole
         method, register = roles["encode"][0], roles["register"][0]

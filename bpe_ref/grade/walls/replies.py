@@ -161,7 +161,9 @@ def definition(info):
             out[field] = text(info[field], field)
     if "names" in info:
         out["names"] = texts(info["names"], "names", 256)
-    for field in ("stubs", "inherited", "bases"):  # inherited: methods from a base class; bases: the learner's, nearest first
+    # inherited: methods from a base class; bases: the learner's, nearest first; special_readers: methods that
+    # read a name saying 'special' (only ever narrows what is graded)
+    for field in ("stubs", "inherited", "bases", "special_readers"):
         if field in info:
             out[field] = texts(info[field], field, 256)
     for field in ("methods", "statics", "classmethods"):  # statics: a class's static methods, probed like functions
