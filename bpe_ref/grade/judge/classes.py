@@ -177,7 +177,7 @@ def find_mappings(defined, probe, split=None, keeps=None):
         reads_specials = roles.get("encode", ("",))[0] in (defined[cls].get("special_readers") or ())
         if keeps is not None:
             roles = with_registration(cls, methods, required, roles, keeps, reads_specials)
-        if ((required >= 2 and not names_a_size(init[0]) and not takes_minbpe_tables(init))
+        if ((required >= 2 and not names_a_size(init[0]) and not takes_minbpe_tables(init) and not names_a_text(init[0]))
                 or (takes_tables(init) and "train" not in roles)) \
                 and "encode" in roles and ("decode" in roles or "encode_iterable" in roles):
             found += cs336_class(cls, roles, init, required)  # CS336: Tokenizer(vocab, merges, special_tokens=None)
@@ -191,8 +191,9 @@ def find_mappings(defined, probe, split=None, keeps=None):
             found += minbpe_class(cls, roles, init, probe, regex_style=takes_pattern(init), extra=extra, split=split,
                                   reads_specials=reads_specials)
             found += stub_mappings(cls, defined[cls], roles, defined)
-        elif loads_tables(init, required, roles):  # Tokenizer(merges_path) or (merges, vocab): handed the tables
-            found += minbpe_class(cls, roles, init, probe, regex_style=False, extra=extra, split=split, bare=True,
+        elif loads_tables(init, required, roles):  # Tokenizer(merges_path), (merges, vocab), (text, ...): handed the tables
+            wants = "the text to train on" if names_a_text(init[0]) else "tables trained elsewhere"
+            found += minbpe_class(cls, roles, init, probe, regex_style=False, extra=extra, split=split, bare=wants,
                                   reads_specials=reads_specials)
         elif required <= 1 and takes_size(init):  # BasicTokenizer(vocab_size).train(text)
             if "train" not in roles and (trainer := text_only_trainer(methods)):
@@ -251,8 +252,9 @@ def sized_trainer(methods, roles, init):
 
 def loads_tables(init, required, roles):
     """Whether a class only loads what was trained elsewhere: its constructor requires a path (or a
-    folder, a file) first, or minbpe's tables, and it encodes and decodes but has no train of its own."""
-    return required >= 1 and (names_a_path(init[0].lower()) or takes_minbpe_tables(init)) \
+    folder, a file) first, or minbpe's tables, or the text to train on (Cls(text, vocab_size), trained
+    by a call of its own), and it encodes and decodes but has no train method the grader knows."""
+    return required >= 1 and (names_a_path(init[0].lower()) or takes_minbpe_tables(init) or names_a_text(init[0])) \
         and "train" not in roles and {"encode", "decode"} <= set(roles)
 
 
@@ -273,6 +275,11 @@ def takes_tables(init):
 def names_a_size(name):
     """Whether a constructor's parameter is a size (BPE(vocab_size, dest_folder)): never CS336's vocab."""
     return any(w in name.lower() for w in ("size", "num_", "n_merges"))
+
+
+def names_a_text(name):
+    """Whether a constructor's parameter is the text to train on (BasicTokenizer(text, vocab_size))."""
+    return any(w in name.lower() for w in ("text", "corpus")) and not names_a_path(name.lower())
 
 
 def names_a_path(name):

@@ -16,7 +16,8 @@ from .exercises.w06_encoding import ranked_vocab
 from .registering import Registration, learner_ids
 from .shapes import Mapping, object_call, wired, without_constructor
 from ..walls.sandbox import Reply
-from .trained_state import LOOKED_FOR, State, as_merges, described, find_state, shape_of, values_for
+from .trained_state import (LOOKED_FOR, State, as_merges, described, find_state, shape_of, untrained_state,
+                            values_for)
 from .variants import merges_from_vocab
 from ...core.patterns import GPT2_SPLIT_PATTERN
 
@@ -32,8 +33,8 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
     `sized`: Cls(vocab_size), whose train(text) takes the size from the constructor. `split`: a
     built_in_split finder, which tells whether a class of no pattern parameter splits all the same.
     `bare`: made without its constructor, which wants tables trained elsewhere (Tokenizer(merges_path),
-    Tokenizer(merges, vocab)),
-    and handed the course's under minbpe's names. `reads_specials`: whether its encode reads anything
+    Tokenizer(merges, vocab)) or what it says (a str: the text to train on), and handed the course's
+    tables under minbpe's names. `reads_specials`: whether its encode reads anything
     named for special tokens; a class of no split that does not has none (minbpe's BasicTokenizer)."""
     attrs, seen, returns = State(), None, False
     mappings = []
@@ -56,6 +57,9 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
             if not returns and not kept and not {"encode", "decode"} <= set(roles):
                 return []  # trains something, but not pairs of ids: not a tokenizer
         trains = method
+    if seen is None and not bare and ({"encode", "decode"} & set(roles)):  # no training ran: where would it keep them?
+        fresh = probe(cls, [TRAIN_PROBE[1]] if sized else [GPT2_SPLIT_PATTERN] if regex_style else [], None)
+        attrs = untrained_state(fresh) if isinstance(fresh, dict) else attrs
     ordinary = roles.get("encode_ordinary") or roles.get("encode")
     built_in, told = NO_SPLIT, ""  # a split the class has built in: with no pattern parameter, or despite one
     if split is not None:  # a class that takes a pattern is handed one character a chunk: does it still split?
@@ -123,8 +127,9 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
     if built_in:  # the nearest candidate its answers tell: where close variants differ, not graded
         mappings = [dataclasses.replace(m, guessed=True) if m.pattern else m for m in mappings]
     if bare:
-        mappings = [dataclasses.replace(m, how=f"{cls} made without its constructor, which wants tables trained "
-                                               f"elsewhere; {m.how}") for m in mappings]
+        wants = bare if isinstance(bare, str) else "tables trained elsewhere"
+        mappings = [dataclasses.replace(m, how=f"{cls} made without its constructor, which wants {wants}; {m.how}")
+                    for m in mappings]
     if isinstance(seen, dict) and not returns and (not attrs.found or attrs.opaque):
         return unreadable_state(mappings, seen, attrs)
     return mappings
@@ -391,6 +396,7 @@ def probe_train(sandbox, deadline):
     def probe(cls, init, method, returned=False, sized=False):
         read = {} if returned else {"read": "*"}
         given = [TRAIN_PROBE[0]] if sized else list(TRAIN_PROBE)
-        reply = object_call(sandbox, cls, deadline, init=wired(init), call=[method, wired(given)], **read)
+        call = {"call": [method, wired(given)]} if method else {}  # none: a fresh object's attributes
+        reply = object_call(sandbox, cls, deadline, init=wired(init), **call, **read)
         return reply.value if reply.kind == "ok" else None
     return probe

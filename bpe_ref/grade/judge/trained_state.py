@@ -149,6 +149,19 @@ def in_shape(merges, shape):
     return merges
 
 
+def untrained_state(attributes):
+    """The State of a fresh instance, for a class whose training did not run (it crashed, or there
+    is none): its vocab (a dict of the 256 bytes, under any name), and its merges, kept under
+    `merges` or, when no attribute is so named, in its one empty dict (self.bigram_tree = {})."""
+    shapes = {name: shape_of(value) for name, value in attributes.items()}
+    vocab = next((name for name, shape in shapes.items() if shape == "vocab"), "vocab")
+    empty = [name for name, value in attributes.items() if isinstance(value, dict) and not value
+             and name != vocab and not any(w in name.lower() for w in ("special", "cache"))]
+    if "merges" not in attributes and len(empty) == 1:
+        return State(empty[0], "merges", vocab)
+    return State(vocab=vocab)
+
+
 def values_for(state, merges, vocab):
     """{attribute: value} to set on a fresh instance: the merges in the learner's shape, and the
     vocab under its own name unless the merges already live there."""
