@@ -265,7 +265,7 @@ def own_bases(cls, module):
 
 
 def special_readers(cls, namespace):
-    """The names of a class's methods whose code reads a name that says 'special', itself or through
+    """The names of a class's methods whose code uses a name that says 'special', itself or through
     a method of the class or a function of the submission it names (encode calling
     self._split_specials): the methods that handle special tokens, whatever a base class offers."""
     names = {}
@@ -284,9 +284,9 @@ def special_readers(cls, namespace):
 
 
 def code_names(code, depth=0):
-    """The global and attribute names a code object reads, with those of the code nested in it
-    (comprehensions, lambdas, inner functions)."""
-    found = set(code.co_names)
+    """The names a code object uses (globals, attributes, its parameters and locals: encode(text,
+    allowed_special)), with those of the code nested in it (comprehensions, lambdas, inner functions)."""
+    found = set(code.co_names) | set(code.co_varnames)
     for const in code.co_consts:
         if isinstance(const, type(code)) and depth < 8:
             found |= code_names(const, depth + 1)
