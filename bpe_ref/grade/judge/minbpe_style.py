@@ -39,11 +39,9 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
     attrs, seen, returns = State(), None, False
     mappings = []
     trains = None
+    init_args = [TRAIN_PROBE[1]] if sized else [GPT2_SPLIT_PATTERN] if regex_style else []  # to make one to probe
     if "train" in roles:
         method = roles["train"][0]
-        init_args = [GPT2_SPLIT_PATTERN] if regex_style else []
-        if sized:
-            init_args = [TRAIN_PROBE[1]]
         sized_kw = {"sized": True} if sized else {}
         seen = probe(cls, init_args, method, **sized_kw)
         if isinstance(seen, dict):
@@ -58,7 +56,7 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
                 return []  # trains something, but not pairs of ids: not a tokenizer
         trains = method
     if seen is None and not bare and ({"encode", "decode"} & set(roles)):  # no training ran: where would it keep them?
-        fresh = probe(cls, [TRAIN_PROBE[1]] if sized else [GPT2_SPLIT_PATTERN] if regex_style else [], None)
+        fresh = probe(cls, init_args, None)
         attrs = untrained_state(fresh) if isinstance(fresh, dict) else attrs
     ordinary = roles.get("encode_ordinary") or roles.get("encode")
     built_in, told = NO_SPLIT, ""  # a split the class has built in: with no pattern parameter, or despite one
@@ -296,16 +294,14 @@ def minbpe_special(cls, method, register, attrs, takes_pattern=True, all_allowed
     numbers its special tokens itself is handed them in its numbering (own_numbering), checked here."""
     def call(sandbox, args, deadline, rule):
         text, merges, pattern, special_tokens, allowed = args
-        init = made_with(merges, pattern, takes_pattern, sized)
-        setup = special_setup(register, special_tokens, values_for(attrs, merges, ranked_vocab(merges)))
-        if getattr(register, "numbers", False) and special_tokens:
-            wrong = misnumbered(object_call(sandbox, cls, deadline, init=init, read="*", **setup),
-                                special_tokens, merges)
+        made = registered(register, attrs, args, takes_pattern, sized)
+        if getattr(register, "numbers", False) and special_tokens:  # its ids read again: the same as in args?
+            wrong = misnumbered(object_call(sandbox, cls, deadline, read="*", **made), special_tokens, merges)
             if wrong is not None:
                 return wrong
 
         def encode(given):
-            return object_call(sandbox, cls, deadline, rule, init=init, **setup, call=[method, wired(given)])
+            return object_call(sandbox, cls, deadline, rule, **made, call=[method, wired(given)])
         if all_allowed:
             return encode([text])
         if isinstance(allowed, (set, frozenset)) and not allowed:
@@ -316,20 +312,23 @@ def minbpe_special(cls, method, register, attrs, takes_pattern=True, all_allowed
     return call
 
 
-def made_with(merges, pattern, takes_pattern, sized):
-    """The constructor's arguments, wired: the pattern, the vocab size (Cls(vocab_size)) or none."""
-    return wired([256 + len(merges)] if sized else [pattern] if takes_pattern else [])
+def registered(register, attrs, args, takes_pattern, sized):
+    """object_call's arguments that make an object holding the tables and special tokens of
+    encode_special's `args`: the constructor's (the pattern, the vocab size, or none), then
+    special_setup's."""
+    text, merges, pattern, special_tokens, allowed = args
+    init = wired([256 + len(merges)] if sized else [pattern] if takes_pattern else [])
+    return {"init": init, **special_setup(register, special_tokens, values_for(attrs, merges, ranked_vocab(merges)))}
 
 
 def own_numbering(cls, register, attrs, takes_pattern=True, sized=False):
     """(sandbox, args, deadline) -> {token: id}: the ids a class that numbers its special tokens
     itself gives those of `args`, read back after registering them; None when it cannot tell."""
     def numbering(sandbox, args, deadline):
-        text, merges, pattern, special_tokens, allowed = args
+        special_tokens = args[3]
         if not special_tokens:
             return None
-        reply = object_call(sandbox, cls, deadline, init=made_with(merges, pattern, takes_pattern, sized), read="*",
-                            **special_setup(register, special_tokens, values_for(attrs, merges, ranked_vocab(merges))))
+        reply = object_call(sandbox, cls, deadline, read="*", **registered(register, attrs, args, takes_pattern, sized))
         return learner_ids(reply.value, list(special_tokens)) if reply.kind == "ok" else None
     return numbering
 
