@@ -9,6 +9,7 @@ import json
 import textwrap
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from bpe_ref.grade.judge.behaviour import Tried, bytes_reordered, candidates, fits
@@ -72,6 +73,39 @@ def test_candidates_are_the_learners_own_functions_and_static_methods():
     assert set(found) == {"merge_pair", "Tok.merge"}
     assert fits(["ids", "pair", "idx"], 3, "merge") and not fits(["ids"], 1, "merge")
     assert fits(["toks", "target_vocab_size"], 1, "train")  # a default still takes the argument
+
+
+
+def test_word_counts_a_function_reads_are_told_by_what_they_hold_and_one_is_chosen():
+    from bpe_ref.grade.inside.calling import word_tables
+    from bpe_ref.grade.judge.variants import word_table
+    namespace = {"word_freqs": {"low": 5}, "vocab": ["a", "b"], "merges": {("a", "b"): "ab"}}
+
+    def compute_pair_freqs(splits):
+        return [word_freqs, vocab, merges, missing_counts, len]  # noqa: F821 - names it reads
+
+    assert word_tables(compute_pair_freqs, namespace) == ["missing_counts", "word_freqs"]
+    assert word_table(["tokenizer", "word_freqs"]) == "word_freqs"  # the one named for counts
+    assert word_table(["splits_table"]) == "splits_table"  # the only one
+    assert word_table(["a", "b"]) is None and word_table(["word_freqs", "counts"]) is None
+    assert word_table(["not a name"]) is None  # only names are ever set
+
+
+def test_a_hugging_face_course_word_level_bpe_whose_counts_cell_failed_is_graded(tmp_path):
+    counting = textwrap.dedent("""
+        def compute_pair_freqs(splits):
+            pair_freqs = {}
+            for word, freq in word_freqs.items():
+                split = splits[word]
+                for i in range(len(split) - 1):
+                    pair_freqs[split[i], split[i + 1]] = pair_freqs.get((split[i], split[i + 1]), 0) + freq
+            return pair_freqs
+        """)
+    made = "from transformers import AutoTokenizer  # not there: word_freqs is never made\nword_freqs = {}"
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(made), nbformat.v4.new_code_cell(counting)])
+    result = grade(tmp_path, nbformat.writes(notebook), name="learner.ipynb")
+    assert statuses(result) == {"compute_pair_freqs": "pass"}
+    assert "module-level `word_freqs`" in result["exercises"]["compute_pair_freqs"]["exercise"]
 
 
 # ---------------------------------------------------------------------------- classes

@@ -12,8 +12,10 @@ Every outcome is a plain dict, the same on both sides:
     {"reference": "bpe_ref.merge"}
 """
 
+import builtins
 import contextlib
 import copy
+import dis
 import functools
 import importlib.machinery
 import inspect
@@ -291,6 +293,36 @@ def code_names(code, depth=0):
         if isinstance(const, type(code)) and depth < 8:
             found |= code_names(const, depth + 1)
     return found
+
+
+def global_loads(code, depth=0):
+    """The global names a code object reads (LOAD_GLOBAL, LOAD_NAME), with those of the code nested in it."""
+    found = {i.argval for i in dis.get_instructions(code) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")}
+    for const in code.co_consts:
+        if isinstance(const, type(code)) and depth < 8:
+            found |= global_loads(const, depth + 1)
+    return found
+
+
+def word_tables(fn, namespace):
+    """The module-level names a function reads that hold a {str: int} dict, or that nothing defines
+    (the cell that made them failed): where word-level BPE keeps its word counts, as the Hugging
+    Face course's compute_pair_freqs(splits) reads `word_freqs`."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return []
+    tables = []
+    for name in sorted(n for n in global_loads(code) if isinstance(n, str)):
+        value = namespace.get(name, builtins)  # builtins: not defined in the module
+        if value is builtins and not hasattr(builtins, name) or isinstance(value, dict) and _counts_words(value):
+            tables.append(name)
+    return tables[:8]
+
+
+def _counts_words(table):
+    """Whether a dict maps strings to ints (its first entries, read without its own methods)."""
+    items = list(zip(range(64), dict.items(table)))
+    return bool(items) and all(type(k) is str and type(v) is int for _, (k, v) in items)
 
 
 # ---------------------------------------------------------------------------- watching a call

@@ -246,6 +246,7 @@ class Worker:
             elif callable(obj):
                 defined[name] = {"kind": "callable", "params": calling.required_params(obj),
                                  "names": calling.param_names(obj),
+                                 "word_tables": calling.word_tables(obj, self.ns),
                                  "own": getattr(obj, "__module__", None) == self.ns["__name__"]}
             else:
                 defined[name] = {"kind": "value", "type": type(obj).__name__}
@@ -269,10 +270,11 @@ class Worker:
         if refusal:
             return refusal
         args = wire.from_wire(request["args"])
-        tables = wire.from_wire(request.get("globals") or {})  # module-level merges/vocab its cells never made
-        for table in ("merges", "vocab"):
-            if table in tables and isinstance(getattr(fn, "__globals__", None), dict):
-                fn.__globals__[table] = tables[table]
+        # module-level tables its cells never made: merges, vocab, a word-level BPE's word counts
+        tables = wire.from_wire(request.get("globals") or {})
+        for table, value in (tables.items() if isinstance(tables, dict) else ()):
+            if isinstance(table, str) and table.isidentifier() and isinstance(getattr(fn, "__globals__", None), dict):
+                fn.__globals__[table] = value
         refuses = byhand.refuser(request["rule"]) if request.get("rule") else None
         return self.wired(self.run(lambda: calling.call(fn, args, request.get("seconds"), self.label_of, refuses,
                                                         bool(request.get("twice")))))

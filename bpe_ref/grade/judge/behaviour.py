@@ -20,7 +20,7 @@ from .classes import role, trains_from_file
 from .display import show
 from .shapes import object_call, wired
 from .variants import (OVER_IDS_PROBES, TRAINER_WORDS, ChunksOfOne, CorpusOfOne, FlatIds, MergesForVocab, OverIds,
-                       Reordered, ReturnsMerges, WordFreqs, CountsGiven, takes_merges, word_merge)
+                       Reordered, ReturnsMerges, WordFreqs, CountsGiven, splits_layouts, takes_merges, word_merge)
 from ..walls.sandbox import SandboxCaller
 from ...core.patterns import GPT4_SPLIT_PATTERN
 
@@ -124,8 +124,9 @@ class Finding:
 
 
 def candidates(defined, taken):
-    """{learner name: parameter names} of the learner's own functions the course's names miss:
-    top-level functions and the static methods of classes (`Cls.name`). `taken`: names already graded."""
+    """{learner name: (parameter names, required, word tables)} of the learner's own functions the
+    course's names miss: top-level functions and the static methods of classes (`Cls.name`). `taken`:
+    names already graded. Word tables: module-level names a function reads as word counts."""
     found = {}
     for name, info in defined.items():
         if info.get("kind") != "callable" or name in REGISTRY or name in taken:
@@ -133,11 +134,11 @@ def candidates(defined, taken):
         if info.get("methods") is not None:
             for method, params in (info.get("statics") or {}).items():
                 if f"{name}.{method}" not in taken:
-                    found[f"{name}.{method}"] = (params, None)
+                    found[f"{name}.{method}"] = (params, None, ())
             continue
         if info.get("own") is False or info.get("names") is None:
             continue
-        found[name] = (info["names"], info.get("params"))
+        found[name] = (info["names"], info.get("params"), info.get("word_tables") or ())
     return found
 
 
@@ -199,7 +200,8 @@ def probe(call, learner, exercise):
             wrong = ex.judge(args, reply.value)
             tried.right += wrong is None and telling
             tried.idle += unchanged(reply.value, args[0])
-            tried.shaped += wrong is None or _same_kind(wrong.expected, reply.value)
+            tried.shaped += wrong is None or _same_kind(wrong.expected, reply.value) \
+                or getattr(reply.value, "shaped", False)
             if wrong is not None and not tried.first_problem:
                 tried.first_problem = f"returned {show(reply.value, SHOWN)} for {show(args, SHOWN)}"
         elif reply.kind == "raised":
@@ -225,12 +227,12 @@ def find_by_behaviour(sandbox, defined, taken, have):
     functions = {name: c for name, c in candidates(defined, taken).items() if name not in finding.found}
     covered = {name for name, later in COVERED_BY.items() if set(later) & set(have)}
     scores, seconds = [], []  # seconds: tries at exercises graded already, right on most probes
-    for learner, (params, required) in functions.items():
+    for learner, (params, required, tables) in functions.items():
         for exercise in LOOKED_FOR:
             fitting = fits(params, required, exercise)
             again = exercise in have  # graded already: a second try at it only under a name that says so
             if exercise in covered or (again and not named_for(learner, exercise)) \
-                    or not (fitting or layouts_to_try(exercise, params)):
+                    or not (fitting or layouts_to_try(exercise, params, tables)):
                 continue
             given = MergesForVocab if takes_merges(exercise, params) else None  # decode(ids, merges)
             tried = probe((given(_Direct(sandbox, learner)) if given else _Direct(sandbox, learner)).call,
@@ -240,8 +242,9 @@ def find_by_behaviour(sandbox, defined, taken, have):
                 read = probe(ReturnsMerges(_Direct(sandbox, learner)).call, learner, exercise)
                 if read.right_on_most() or (read.broken_as_named() and read.shaped > tried.shaped):
                     tried, read.layout = read, ReturnsMerges
-            if not tried.behaves():
-                tried = in_a_layout(tried, exercise, params, lambda: _Direct(sandbox, learner))
+            if not tried.behaves() or tried.broken_as_named():  # a layout may hand over the name it lacks
+                read = in_a_layout(tried, exercise, params, lambda: _Direct(sandbox, learner), tables)
+                tried = read if not tried.behaves() or read.undefined < tried.undefined else tried
             if not tried.right_on_most() and tried.named and fitting:  # the same arguments in another order
                 tried = in_another_order(sandbox, learner, exercise, tried)  # (a wrong answer of the right shape too)
             if again:  # and right on most probes (or broken as named), its name alone is no evidence here
@@ -265,30 +268,33 @@ def find_by_behaviour(sandbox, defined, taken, have):
     return finding
 
 
-def layouts_to_try(exercise, params):
+def layouts_to_try(exercise, params, tables=()):
     """The layouts a function that is not the exercise as called may still be it in: a get_stats
     over id lists or over {word: count}, or needing the dict it counts into; a merge_vocab(pair,
-    vocab) of word-level BPE, or a merge over id lists; a decode(ids, merges) that builds its own vocab."""
+    vocab) of word-level BPE, or a merge over id lists; the Hugging Face course's compute_pair_freqs
+    and merge_pair over splits {word: [symbols]} (`tables`: the module-level names it reads as word
+    counts); a decode(ids, merges) that builds its own vocab."""
+    splits = splits_layouts(exercise, params, tables)
     if exercise == "get_stats":
-        return STATS_LAYOUTS + ((CountsGiven,) if len(params) == 2 else ())
+        return STATS_LAYOUTS + ((CountsGiven,) if len(params) == 2 else ()) + splits
     if exercise == "merge" and len(params) == 2:
-        return (word_merge(params),)
+        return (word_merge(params),) + splits
     if exercise == "merge" and len(params) >= 3:  # over a list of id lists, one per chunk
-        return (ChunksOfOne,)
+        return (ChunksOfOne,) + splits
     if exercise == "decode" and len(params) >= 2:  # its table the merges, under any name
         return (MergesForVocab,)
     return ()
 
 
-def in_a_layout(tried, exercise, params, caller):
+def in_a_layout(tried, exercise, params, caller, tables=()):
     """`tried`, or the probe under the first of layouts_to_try in which the function is right on
     most probes; or, when it raised on most probes as called, behaves as named (a buggy merge over
     id lists) in a layout that only wraps the course's values. `caller()`: a fresh caller of the
     learner's function, with a probe's time limit."""
     refused = tried.calls > 0 and tried.raised >= (tried.calls + 1) // 2
-    for layout in layouts_to_try(exercise, params):
+    for layout in layouts_to_try(exercise, params, tables):
         read = probe(layout(caller()).call, tried.learner, exercise)
-        if read.right_on_most() or (refused and layout.wraps and read.behaves()):
+        if read.right_on_most() or (refused and getattr(layout, "func", layout).wraps and read.behaves()):
             read.layout = layout
             return read
     return tried
@@ -360,7 +366,7 @@ def find_over_ids(sandbox, functions, finding):
     (variants.OverIds, graded as train_regex) or over the whole text's bytes (variants.FlatIds,
     graded as train). Right on the probes, or named for training (or its merges) and answering
     with merges."""
-    for learner, (params, required) in functions.items():
+    for learner, (params, required, _) in functions.items():
         if learner in finding.found or not fits(params, required, "train"):
             continue
         named = any(w in learner.rpartition(".")[2].lower() for w in TRAINER_WORDS) \
@@ -389,8 +395,8 @@ class _Direct:
     def __init__(self, sandbox, learner):
         self.sandbox, self.learner = sandbox, learner
 
-    def call(self, args, rule=None):
-        return self.sandbox.call(self.learner, args, time.monotonic() + PROBE_SECONDS)
+    def call(self, args, rule=None, tables=None):
+        return self.sandbox.call(self.learner, args, time.monotonic() + PROBE_SECONDS, tables=tables)
 
 
 def unchanged(got, given):

@@ -32,9 +32,10 @@ class Mapping:
 class Malformed:
     """An answer that cannot be read in the course's form; the judge says why."""
 
-    def __init__(self, note, made=None):
+    def __init__(self, note, made=None, shaped=False):
         self.note = note
         self.made = made  # the course's merges read before the answer went wrong, when that is known
+        self.shaped = shaped  # an answer of the exercise's kind, wrong in a way the layout names
 
     def __eq__(self, other):
         return False

@@ -49,7 +49,8 @@ class Layout:
     in its own terms (call); the by-hand watch and the work count go to the learner's function as
     they are."""
 
-    wraps = False  # whether it only hands the course's own values one list deeper (ChunksOfOne)
+    wraps = False  # whether it only hands the course's own values one list deeper (ChunksOfOne), or in the
+    # form of the one word-count table its code reads (Splits): a buggy function named for the exercise is kept
 
     def __init__(self, caller):
         self.caller = caller
@@ -430,6 +431,108 @@ def word_merge(params):
     parameter is named for it."""
     pair_first = not ("pair" in params[1].lower() and "pair" not in params[0].lower())
     return functools.partial(WordMerge, pair_first=pair_first)
+
+
+# the Hugging Face course's word-level BPE: splits {word: [symbols]}, the word counts in a
+# module-level dict the functions read (word_freqs), or handed beside the splits
+SPLIT_WORD = "word"
+FREQ_WORDS = ("freq", "count", "word")  # a word-count table is named for what it holds
+
+
+def word_table(tables):
+    """The one module-level name, of those a function reads as word counts, to set: the only one,
+    or the only one named for counts of words; None when that does not single one out."""
+    tables = [t for t in tables if isinstance(t, str) and t.isidentifier()]
+    named = [t for t in tables if any(w in t.lower() for w in FREQ_WORDS)]
+    return tables[0] if len(tables) == 1 else named[0] if len(named) == 1 else None
+
+
+class Splits(Layout):
+    """A caller for the Hugging Face course's form: the course's ids go in as the symbols of one
+    word (_symbol) in splits {word: [symbols]}, and that word's count, 1, in the word-count table:
+    set as the module-level `table` the function reads, or handed after the splits (`table` None)."""
+
+    def __init__(self, caller, table=None):
+        super().__init__(caller)
+        self.table = table
+
+    count = 1  # the word's count in the word counts
+    wraps = True
+
+    def splits_call(self, args, ids, rule):
+        splits, counts = {SPLIT_WORD: [_symbol(i) for i in ids]}, {SPLIT_WORD: self.count}
+        if self.table is None:
+            return self.caller.call((*args, splits, counts), rule)
+        return self.caller.call((*args, splits), rule, tables={self.table: counts})
+
+    def beside(self):
+        return "" if self.table else ", word counts"
+
+    def counted_in(self):
+        return (f"its count {self.count} in the module-level `{self.table}` it reads" if self.table
+                else f"its count {self.count} in the word counts handed after them")
+
+
+UNWEIGHTED = ("its counts are not multiples of the word's count ({count}): each pair of a word should add "
+              "that word's count from the word counts, not 1")
+
+
+class SplitsCounts(Splits):
+    """compute_pair_freqs(splits): the pairs of symbols come back as pairs of ids, their counts
+    divided by the word's count (2), so that one that adds 1 per pair, not the word's count, shows."""
+
+    count = 2
+
+    @property
+    def how(self):
+        return (f"compute_pair_freqs(splits {{word: [symbols]}}{self.beside()}), the Hugging Face course's form: handed the "
+                f"course's ids as the symbols of one word, {self.counted_in()}")
+
+    def call(self, args, rule=None):
+        reply = self.splits_call((), args[0], rule)
+        if reply.kind == "ok" and isinstance(reply.value, dict):
+            counts = reply.value.values()
+            if not all(type(v) is int and v % self.count == 0 for v in counts):
+                reply.value = Malformed(UNWEIGHTED.format(count=self.count), shaped=True)
+                return reply
+            reply.value = {tuple(map(_symbol_id, k)) if isinstance(k, tuple) else k: v // self.count
+                           for k, v in reply.value.items()}
+        return reply
+
+
+class SplitsMerge(Splits):
+    """merge_pair(a, b, splits): the pair goes in as two symbols; the word's symbols it gives back
+    are read as ids, the pair's joined symbol as the new id."""
+
+    @property
+    def how(self):
+        return (f"merge_pair(a, b, splits {{word: [symbols]}}{self.beside()}), the Hugging Face course's form: handed the "
+                f"course's ids as the symbols of one word (id 2 is 'xxxy'), {self.counted_in()}; the merged "
+                "symbol read as the new id")
+
+    def call(self, args, rule=None):
+        ids, pair, idx = args
+        reply = self.splits_call((_symbol(pair[0]), _symbol(pair[1])), ids, rule)
+        if reply.kind == "ok" and isinstance(reply.value, dict) and len(reply.value) == 1:
+            symbols = reply.value.get(SPLIT_WORD)
+            if isinstance(symbols, (list, tuple)) and all(isinstance(s, str) for s in symbols):
+                got = _symbols_to_ids(" ".join(symbols), pair, idx)
+                reply.value = got if all(type(i) is int for i in got) else Malformed(ACROSS_BORDERS)
+        return reply
+
+
+def splits_layouts(exercise, params, tables):
+    """The Hugging Face course's layouts a function of these parameters may be in: compute_pair_freqs
+    (splits) or (splits, word_freqs), merge_pair(a, b, splits) or (a, b, splits, word_freqs)."""
+    table = word_table(tables)
+    wanted = {"get_stats": 1, "merge": 3}.get(exercise)
+    if wanted is None:
+        return ()
+    if len(params) == wanted and table:
+        return (functools.partial(SplitsCounts if exercise == "get_stats" else SplitsMerge, table=table),)
+    if len(params) == wanted + 1 and any(w in params[-1].lower() for w in FREQ_WORDS):
+        return (SplitsCounts if exercise == "get_stats" else SplitsMerge,)
+    return ()
 
 
 class OverIds(Layout):

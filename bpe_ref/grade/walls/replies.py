@@ -162,8 +162,9 @@ def definition(info):
     if "names" in info:
         out["names"] = texts(info["names"], "names", 256)
     # inherited: methods from a base class; bases: the learner's, nearest first; special_readers: methods that
-    # read a name saying 'special' (only ever narrows what is graded)
-    for field in ("stubs", "inherited", "bases", "special_readers"):
+    # read a name saying 'special' (only ever narrows what is graded); word_tables: module-level names a
+    # function reads as its word counts (only ever set before a call to it, with the grader's own values)
+    for field in ("stubs", "inherited", "bases", "special_readers", "word_tables"):
         if field in info:
             out[field] = texts(info[field], field, 256)
     for field in ("methods", "statics", "classmethods"):  # statics: a class's static methods, probed like functions

@@ -375,7 +375,8 @@ class Sandbox:
         return None
 
     def call(self, name, args, deadline, rule=None, twice=False, tables=None):
-        """`tables`: {"merges" or "vocab": value} set as the module's globals before the call."""
+        """`tables`: {name: value} set as the module's globals before the call: the merges and vocab
+        its cells never made, a word-level BPE's word counts."""
         request = {"op": "call", "name": name, "args": wire.to_wire(list(args))}
         if tables:
             request["globals"] = wire.to_wire(tables)
@@ -573,11 +574,12 @@ class SandboxCaller:
     def __init__(self, sandbox, name, deadline, combine=None):
         self.sandbox, self.name, self.deadline, self.combine = sandbox, name, deadline, combine
 
-    def call(self, args, rule=None, twice=False):
+    def call(self, args, rule=None, twice=False, tables=None):
+        """`tables`: {name: value} set as the module's globals before the call (Sandbox.call)."""
         if self.combine:
             return self.combine(lambda name, arguments: self.sandbox.call(name, arguments, self.deadline), args,
                                 lambda path: self.sandbox.carry_file(path, self.deadline))
-        return self.sandbox.call(self.name, args, self.deadline, rule, twice)
+        return self.sandbox.call(self.name, args, self.deadline, rule, twice, tables)
 
     def measure(self, text, vocab_size):
         return self.sandbox.measure(self.name, text, vocab_size, self.deadline)
