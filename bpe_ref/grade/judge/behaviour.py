@@ -20,7 +20,8 @@ from .classes import role, trains_from_file
 from .display import show
 from .shapes import object_call, wired
 from .variants import (OVER_IDS_PROBES, TRAINER_WORDS, ChunksOfOne, CorpusOfOne, FlatIds, MergesForVocab, OverIds,
-                       Reordered, ReturnsMerges, WordFreqs, CountsGiven, splits_layouts, takes_merges, word_merge)
+                       Reordered, ReturnsMerges, SymbolsEncode, WordFreqs, CountsGiven, splits_layouts, symbols_merge,
+                       takes_merges, word_merge)
 from ..walls.sandbox import SandboxCaller
 from ...core.patterns import GPT4_SPLIT_PATTERN
 
@@ -277,8 +278,10 @@ def layouts_to_try(exercise, params, tables=()):
     splits = splits_layouts(exercise, params, tables)
     if exercise == "get_stats":
         return STATS_LAYOUTS + ((CountsGiven,) if len(params) == 2 else ()) + splits
-    if exercise == "merge" and len(params) == 2:
-        return (word_merge(params),) + splits
+    if exercise == "merge" and len(params) == 2:  # over {word: count}, or one word's symbols
+        return (word_merge(params), symbols_merge(params)) + splits
+    if exercise == "encode" and len(params) == 2:  # one word's symbols and merge rules, as symbols
+        return (SymbolsEncode,)
     if exercise == "merge" and len(params) >= 3:  # over a list of id lists, one per chunk
         return (ChunksOfOne,) + splits
     if exercise == "decode" and len(params) >= 2:  # its table the merges, under any name

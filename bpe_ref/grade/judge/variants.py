@@ -433,6 +433,76 @@ def word_merge(params):
     return functools.partial(WordMerge, pair_first=pair_first)
 
 
+class SymbolsMerge(Layout):
+    """A caller for merge_pair(word, pair) of word-level BPE over one word's symbols (a tuple of
+    characters and an end-of-word marker): the course's ids go in as symbols (_symbol), the pair as
+    two symbols; the symbols it gives back are read as ids, the pair's joined symbol as the new id."""
+
+    how = ("merge_pair(word, pair), word-level BPE's form: handed the course's ids as one word's symbols "
+           "(id 2 is 'xxxy'), the merged symbol read as the new id")
+
+    def __init__(self, caller, pair_first=False):
+        super().__init__(caller)
+        self.pair_first = pair_first
+
+    def call(self, args, rule=None):
+        ids, pair, idx = args
+        word, symbols = tuple(_symbol(i) for i in ids), (_symbol(pair[0]), _symbol(pair[1]))
+        reply = self.caller.call((symbols, word) if self.pair_first else (word, symbols), rule)
+        if reply.kind == "ok" and isinstance(reply.value, (list, tuple)) and all(isinstance(s, str) for s in reply.value):
+            got = _symbols_to_ids(" ".join(reply.value), pair, idx)
+            reply.value = got if all(type(i) is int for i in got) else Malformed(ACROSS_BORDERS)
+        return reply
+
+
+def symbols_merge(params):
+    """The SymbolsMerge caller for a two-parameter merge: the word first unless only the first
+    parameter is named for the pair."""
+    pair_first = "pair" in params[0].lower() and "pair" not in params[1].lower()
+    return functools.partial(SymbolsMerge, pair_first=pair_first)
+
+
+def symbols_of(merges):
+    """{id: symbol} for the bytes and every merged id of the course's merges: a merged id's symbol
+    is its pair's two symbols joined, as word-level BPE joins strings."""
+    symbols = {i: _symbol(i) for i in range(256)}
+    for (a, b), idx in sorted(merges.items(), key=lambda item: item[1]):
+        symbols[idx] = symbols.get(a, _symbol(a)) + symbols.get(b, _symbol(b))
+    return symbols
+
+
+class SymbolsEncode(Layout):
+    """A caller for apply_bpe(word, merge_rules) of word-level BPE: the course's text goes in as the
+    symbols of its bytes (_symbol), its merges as the list of their pairs of symbols in rank order;
+    the symbols it gives back are read as the ids they stand for."""
+
+    how = ("apply_bpe(word, merge_rules), word-level BPE's form: handed the text's bytes as symbols (byte 2 is "
+           "'xxxy') and the merges as pairs of symbols in rank order, a merged symbol read as its id")
+
+    def call(self, args, rule=None, **how):
+        text, merges = args[:2]
+        if not isinstance(merges, dict) or not isinstance(text, str):
+            return self.caller.call(args, rule, **how)
+        symbols = symbols_of(merges)
+        rules = [(symbols[a], symbols[b]) for (a, b), _ in sorted(merges.items(), key=lambda item: item[1])]
+        reply = self.caller.call((tuple(_symbol(b) for b in text.encode("utf-8")), rules), rule, **how)
+        if reply.kind == "ok":
+            ids = {symbol: idx for idx, symbol in sorted(symbols.items(), reverse=True)}
+            reply.value = self.read(reply.value, ids)
+            if "again" in reply.info:  # the same call made twice: the second answer too
+                reply.info = {**reply.info, "again": self.read(reply.info["again"], ids)}
+        return reply
+
+    @staticmethod
+    def read(value, ids):
+        """The ids a list of symbols stands for; anything else as it is, for the judge to refuse."""
+        if not (isinstance(value, (list, tuple)) and all(isinstance(s, str) for s in value)):
+            return value
+        got = [ids.get(s, s) for s in value]
+        return got if all(type(i) is int for i in got) else Malformed(
+            "it gave back a symbol that is no merge's: " + show(next(s for s in got if type(s) is not int), 40))
+
+
 # the Hugging Face course's word-level BPE: splits {word: [symbols]}, the word counts in a
 # module-level dict the functions read (word_freqs), or handed beside the splits
 SPLIT_WORD = "word"
