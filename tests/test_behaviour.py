@@ -84,7 +84,7 @@ def test_word_counts_a_function_reads_are_told_by_what_they_hold_and_one_is_chos
     def compute_pair_freqs(splits):
         return [word_freqs, vocab, merges, missing_counts, len]  # noqa: F821 - names it reads
 
-    assert word_tables(compute_pair_freqs, namespace) == ["missing_counts", "word_freqs"]
+    assert word_tables(compute_pair_freqs, namespace) == ["merges", "missing_counts", "word_freqs"]
     assert word_table(["tokenizer", "word_freqs"]) == "word_freqs"  # the one named for counts
     assert word_table(["splits_table"]) == "splits_table"  # the only one
     assert word_table(["a", "b"]) is None and word_table(["word_freqs", "counts"]) is None

@@ -66,11 +66,16 @@ def grade_file(path, timeout=10.0, memory_mb=2048, isolated=False, file_timeout=
     return report(path, sandbox, cells, results, notes + flagged)  # report
 
 
+NOT_BYTE_LEVEL = "merges and what reads it (encode, decode of one argument): not graded"
+
+
 def report(path, sandbox, cells, results, notes):
-    """The file's verdicts and notes; it is not passed while something in it went ungraded."""
+    """The file's verdicts and notes; it is not passed while something in it went ungraded (word-level
+    merges and what reads them among it)."""
     unloaded = not_loaded(sandbox, cells, read_by_functions(cells))
     ungraded = ungraded_classes(sandbox.defined, results)
-    held_back = ungraded or [note for note in unloaded if "left ungraded" in note]
+    held_back = ungraded or [note for note in unloaded if "left ungraded" in note] \
+        or [note for note in notes if note.startswith(NOT_BYTE_LEVEL)]
     return summary(path, results, cell_notes(sandbox, cells) + notes + unloaded + ungraded, held_back=bool(held_back))
 
 
@@ -140,7 +145,7 @@ def grade_loaded(sandbox, cells, metadata, loaded, timeout, notes=None):
     results = {}
     word_level = style is not None and not_byte_level({"merges": style.merges})
     if word_level and notes is not None:  # merges of strings: a word-level BPE, no byte-level exercise
-        notes.append(f"merges and what reads it (encode, decode of one argument): not graded, {word_level}")
+        notes.append(f"{NOT_BYTE_LEVEL}, {word_level}")
     reads = function_reads(cells)
     for name in graded_names(cells, metadata, defined):
         if word_level and name in ("encode", "decode") and defined.get(name, {}).get("params") == 1:
@@ -163,7 +168,9 @@ def grade_loaded(sandbox, cells, metadata, loaded, timeout, notes=None):
             results[name] = never_defined(name, cells[written[name]]["name"], sandbox.cell_reports.get(written[name]))
         else:
             results[name] = Result(name, "missing", "not defined")
-    if style is not None and not word_level and "merges" in defined and defined["merges"]["kind"] == "value":
+    untrained = wanted == "tables" and style is not None and isinstance(style.merges, dict) and not style.merges
+    if style is not None and not word_level and not untrained and "merges" in defined \
+            and defined["merges"]["kind"] == "value":  # an empty `merges` beside no trainer: its cell never trained
         results.update({r.name: r for r in style.value_results()})
     if loaded:
         results.update({r.name: r for r in ModuleStyle.missing(metadata.get("exercises", []), results)})

@@ -5,6 +5,7 @@ merge_pair(a, b, splits) joins the pair left to right inside every word. Graded 
 each id a symbol of one word, the word's count set in the dict the functions read.
 
 expect: compute_pair_freqs pass, merge_pair pass
+file: not passed
 """
 from collections import Counter
 

@@ -305,24 +305,27 @@ def global_loads(code, depth=0):
 
 
 def word_tables(fn, namespace):
-    """The module-level names a function reads that hold a {str: int} dict, or that nothing defines
-    (the cell that made them failed): where word-level BPE keeps its word counts, as the Hugging
-    Face course's compute_pair_freqs(splits) reads `word_freqs`."""
+    """The module-level names a function reads that hold a {str: int} or {(str, str): ...} dict (or an
+    empty one), or that nothing defines (the cell that made them failed): where word-level BPE keeps its word
+    counts and merges, as the Hugging Face course's compute_pair_freqs(splits) reads `word_freqs`."""
     code = getattr(fn, "__code__", None)
     if code is None:
         return []
     tables = []
     for name in sorted(n for n in global_loads(code) if isinstance(n, str)):
         value = namespace.get(name, builtins)  # builtins: not defined in the module
-        if value is builtins and not hasattr(builtins, name) or isinstance(value, dict) and _counts_words(value):
+        if value is builtins and not hasattr(builtins, name) or isinstance(value, dict) and _word_level(value):
             tables.append(name)
     return tables[:8]
 
 
-def _counts_words(table):
-    """Whether a dict maps strings to ints (its first entries, read without its own methods)."""
-    items = list(zip(range(64), dict.items(table)))
-    return bool(items) and all(type(k) is str and type(v) is int for _, (k, v) in items)
+def _word_level(table):
+    """Whether a dict maps strings to ints, or pairs of strings to anything (its first entries, read
+    without its own methods); or is empty: a table whose filling cell failed."""
+    items = [item for _, item in zip(range(64), dict.items(table))]
+    return not items or (all(type(k) is str and type(v) is int for k, v in items)
+                            or all(type(k) is tuple and len(k) == 2 and all(type(p) is str for p in k)
+                                   for k, _ in items))
 
 
 # ---------------------------------------------------------------------------- watching a call

@@ -121,6 +121,24 @@ def data_eval(source, *namespaces, **named):
     return eval(compile(tree, "<eval>", "eval"), {"__builtins__": {}})
 
 
+class WholeTextPreTokenizer:
+    """Stands in for a Hugging Face tokenizer a learner's code reads its pre-tokenizer from
+    (tokenizer._tokenizer.pre_tokenizer.pre_tokenize_str(text), as the Hugging Face course does),
+    when loading it needed the network: the text comes back whole, as one word. The grader hands
+    the text already written as GPT-2's byte characters, so no split is graded, only the merges."""
+
+    def __getattr__(self, name):  # _tokenizer, backend_tokenizer, pre_tokenizer: the same stand-in
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return self
+
+    def pre_tokenize_str(self, text):
+        return [(text, (0, len(text)))]
+
+
+STAND_INS = {"whole_text_pre_tokenizer": WholeTextPreTokenizer}
+
+
 class FakeIPython:
     """get_ipython() for notebook code: magics and display hooks do nothing."""
 
@@ -275,6 +293,11 @@ class Worker:
         for table, value in (tables.items() if isinstance(tables, dict) else ()):
             if isinstance(table, str) and table.isidentifier() and isinstance(getattr(fn, "__globals__", None), dict):
                 fn.__globals__[table] = value
+        stand_ins = request.get("stand_ins")  # names its code reads that a download would have made
+        for name, kind in (stand_ins.items() if isinstance(stand_ins, dict) else ()):
+            if isinstance(name, str) and name.isidentifier() and kind in STAND_INS \
+                    and isinstance(getattr(fn, "__globals__", None), dict):
+                fn.__globals__[name] = STAND_INS[kind]()
         refuses = byhand.refuser(request["rule"]) if request.get("rule") else None
         return self.wired(self.run(lambda: calling.call(fn, args, request.get("seconds"), self.label_of, refuses,
                                                         bool(request.get("twice")))))

@@ -20,7 +20,7 @@ from .classes import role, trains_from_file
 from .display import show
 from .shapes import object_call, wired
 from .variants import (OVER_IDS_PROBES, TRAINER_WORDS, ChunksOfOne, CorpusOfOne, FlatIds, MergesForVocab, OverIds,
-                       Reordered, ReturnsMerges, SymbolsEncode, WordFreqs, CountsGiven, splits_layouts, symbols_merge,
+                       PreTokenized, Reordered, ReturnsMerges, SymbolsEncode, WordFreqs, CountsGiven, hf_tables, splits_layouts, symbols_merge, word_table,
                        takes_merges, word_merge)
 from ..walls.sandbox import SandboxCaller
 from ...core.patterns import GPT4_SPLIT_PATTERN
@@ -243,9 +243,12 @@ def find_by_behaviour(sandbox, defined, taken, have):
                 read = probe(ReturnsMerges(_Direct(sandbox, learner)).call, learner, exercise)
                 if read.right_on_most() or (read.broken_as_named() and read.shaped > tried.shaped):
                     tried, read.layout = read, ReturnsMerges
-            if not tried.behaves() or tried.broken_as_named():  # a layout may hand over the name it lacks
-                read = in_a_layout(tried, exercise, params, lambda: _Direct(sandbox, learner), tables)
-                tried = read if not tried.behaves() or read.undefined < tried.undefined else tried
+            # a layout may hand over the name it lacks, or the word counts it reads (handed flat ids, a
+            # word-level function answers from its own, empty or not)
+            words = word_table(tables) is not None and not tried.right_on_most()
+            if not tried.behaves() or tried.broken_as_named() or words:
+                read = in_a_layout(tried, exercise, params, lambda: _Direct(sandbox, learner), tables, refused=words)
+                tried = read if not tried.behaves() or read.undefined < tried.undefined or words else tried
             if not tried.right_on_most() and tried.named and fitting:  # the same arguments in another order
                 tried = in_another_order(sandbox, learner, exercise, tried)  # (a wrong answer of the right shape too)
             if again:  # and right on most probes (or broken as named), its name alone is no evidence here
@@ -282,6 +285,8 @@ def layouts_to_try(exercise, params, tables=()):
         return (word_merge(params), symbols_merge(params)) + splits
     if exercise == "encode" and len(params) == 2:  # one word's symbols and merge rules, as symbols
         return (SymbolsEncode,)
+    if exercise == "encode" and len(params) == 1 and (names := hf_tables(tables)):  # the Hugging Face course's
+        return (functools.partial(PreTokenized, merges=names[0], tokenizer=names[1]),)
     if exercise == "merge" and len(params) >= 3:  # over a list of id lists, one per chunk
         return (ChunksOfOne,) + splits
     if exercise == "decode" and len(params) >= 2:  # its table the merges, under any name
@@ -289,12 +294,12 @@ def layouts_to_try(exercise, params, tables=()):
     return ()
 
 
-def in_a_layout(tried, exercise, params, caller, tables=()):
+def in_a_layout(tried, exercise, params, caller, tables=(), refused=False):
     """`tried`, or the probe under the first of layouts_to_try in which the function is right on
     most probes; or, when it raised on most probes as called, behaves as named (a buggy merge over
     id lists) in a layout that only wraps the course's values. `caller()`: a fresh caller of the
     learner's function, with a probe's time limit."""
-    refused = tried.calls > 0 and tried.raised >= (tried.calls + 1) // 2
+    refused = refused or tried.calls > 0 and tried.raised >= (tried.calls + 1) // 2
     for layout in layouts_to_try(exercise, params, tables):
         read = probe(layout(caller()).call, tried.learner, exercise)
         if read.right_on_most() or (refused and getattr(layout, "func", layout).wraps and read.behaves()):
@@ -398,8 +403,9 @@ class _Direct:
     def __init__(self, sandbox, learner):
         self.sandbox, self.learner = sandbox, learner
 
-    def call(self, args, rule=None, tables=None):
-        return self.sandbox.call(self.learner, args, time.monotonic() + PROBE_SECONDS, tables=tables)
+    def call(self, args, rule=None, tables=None, stand_ins=None):
+        return self.sandbox.call(self.learner, args, time.monotonic() + PROBE_SECONDS, tables=tables,
+                                 stand_ins=stand_ins)
 
 
 def unchanged(got, given):

@@ -14,6 +14,7 @@ import functools
 import regex
 
 from .bounds import vocab_of
+from ...formats.gpt2_files import bytes_to_unicode
 from .diagnosis import is_pair_dict
 from .display import show
 from .shapes import Malformed
@@ -387,17 +388,33 @@ def _symbols_to_ids(word, pair, idx):
     return [idx if symbol == joined else _symbol_id(symbol) for symbol in word.split()]
 
 
-class WordFreqs(Layout):
-    """A caller for get_stats({word: count}): the course's ids go in as one word of count 1, each id
-    a symbol (_symbol); the pairs of symbols come back as pairs of ids."""
+WORD_COUNT = 2  # a word's count handed to a pair counter: one that adds 1 per pair, not the count, shows
+UNWEIGHTED = ("its counts are not multiples of the word's count ({count}): each pair of a word should add "
+              "that word's count from the word counts, not 1")
 
-    how = ("get_stats(vocab {word: count}), word-level BPE's form: handed the course's ids as one word "
-           "of count 1, each id a symbol")
+
+def pair_counts_read(value):
+    """A word-level pair counter's answer, handed one word of count WORD_COUNT, in the course's terms:
+    its pairs of symbols as pairs of ids, its counts divided by the word's count (Malformed when
+    a count is no multiple of it); anything else as it is."""
+    if not isinstance(value, dict):
+        return value
+    if not all(type(v) is int and v % WORD_COUNT == 0 for v in value.values()):
+        return Malformed(UNWEIGHTED.format(count=WORD_COUNT), shaped=True)
+    return {tuple(map(_symbol_id, k)) if isinstance(k, tuple) else k: v // WORD_COUNT for k, v in value.items()}
+
+
+class WordFreqs(Layout):
+    """A caller for get_stats({word: count}): the course's ids go in as one word of count 2, each id
+    a symbol (_symbol); the pairs of symbols come back as pairs of ids (pair_counts_read)."""
+
+    how = (f"get_stats(vocab {{word: count}}), word-level BPE's form: handed the course's ids as one word "
+           f"of count {WORD_COUNT}, each id a symbol")
 
     def call(self, args, rule=None):
-        reply = self.caller.call(({" ".join(_symbol(i) for i in args[0]): 1}, *args[1:]), rule)
-        if reply.kind == "ok" and isinstance(reply.value, dict):
-            reply.value = {tuple(map(_symbol_id, k)) if isinstance(k, tuple) else k: v for k, v in reply.value.items()}
+        reply = self.caller.call(({" ".join(_symbol(i) for i in args[0]): WORD_COUNT}, *args[1:]), rule)
+        if reply.kind == "ok":
+            reply.value = pair_counts_read(reply.value)
         return reply
 
 
@@ -503,16 +520,67 @@ class SymbolsEncode(Layout):
             "it gave back a symbol that is no merge's: " + show(next(s for s in got if type(s) is not int), 40))
 
 
+def hf_tables(tables):
+    """(merges name, tokenizer name) a Hugging Face course tokenize(text) reads, or None: one
+    module-level name read for the merges and one, never made, for the tokenizer it pre-tokenizes with."""
+    merges = [t for t in tables if isinstance(t, str) and t.isidentifier() and "merge" in t.lower()]
+    tokenizers = [t for t in tables if isinstance(t, str) and t.isidentifier() and "tokeniz" in t.lower()]
+    return (merges[0], tokenizers[0]) if len(merges) == 1 and len(tokenizers) == 1 else None
+
+
+class PreTokenized(Layout):
+    """A caller for the Hugging Face course's tokenize(text): the course's text goes in written in
+    GPT-2's byte characters, the module-level `tokenizer` it pre-tokenizes with is a stand-in that
+    keeps the text whole (its own needed a download), and its module-level merges are the course's,
+    {(a, b): a + b} in rank order, as strings of those characters; the tokens it gives back are read
+    as the ids whose bytes they spell."""
+
+    def __init__(self, caller, merges="merges", tokenizer="tokenizer"):
+        super().__init__(caller)
+        self.merges_name, self.tokenizer_name = merges, tokenizer
+
+    @property
+    def how(self):
+        return (f"tokenize(text), the Hugging Face course's form: handed the text in GPT-2's byte characters, "
+                f"the course's merges as the module-level `{self.merges_name}` {{(a, b): a + b}} it reads, and a "
+                f"`{self.tokenizer_name}` whose pre-tokenizer keeps the text whole, so only the merges are graded")
+
+    def call(self, args, rule=None, **how):
+        text, merges = args[:2]
+        if not isinstance(merges, dict) or not isinstance(text, str):
+            return self.caller.call(args, rule, **how)
+        chars = bytes_to_unicode()
+        spelled = {i: chars[i] for i in range(256)}
+        for (a, b), idx in sorted(merges.items(), key=lambda item: item[1]):
+            spelled[idx] = spelled.get(a, "?") + spelled.get(b, "?")
+        hf_merges = {(spelled[a], spelled[b]): spelled[idx] for (a, b), idx in
+                     sorted(merges.items(), key=lambda item: item[1])}
+        reply = self.caller.call(("".join(chars[b] for b in text.encode("utf-8")),), rule, **how,
+                                 tables={self.merges_name: hf_merges},
+                                 stand_ins={self.tokenizer_name: "whole_text_pre_tokenizer"})
+        if reply.kind == "ok":
+            ids = {token: idx for idx, token in sorted(spelled.items(), reverse=True)}
+            reply.value = SymbolsEncode.read(reply.value, ids)
+            if "again" in reply.info:
+                reply.info = {**reply.info, "again": SymbolsEncode.read(reply.info["again"], ids)}
+        return reply
+
+
 # the Hugging Face course's word-level BPE: splits {word: [symbols]}, the word counts in a
 # module-level dict the functions read (word_freqs), or handed beside the splits
 SPLIT_WORD = "word"
 FREQ_WORDS = ("freq", "count", "word")  # a word-count table is named for what it holds
 
 
+NOT_COUNTS = ("merge", "vocab", "token", "rank")  # tables named for what word counts are not
+
+
 def word_table(tables):
-    """The one module-level name, of those a function reads as word counts, to set: the only one,
-    or the only one named for counts of words; None when that does not single one out."""
-    tables = [t for t in tables if isinstance(t, str) and t.isidentifier()]
+    """The one module-level name, of those a function reads as word-level tables, to set as its
+    word counts: the only one, or the only one named for counts of words; never one named for
+    merges, a vocab or a tokenizer. None when that does not single one out."""
+    tables = [t for t in tables if isinstance(t, str) and t.isidentifier()
+              and not any(w in t.lower() for w in NOT_COUNTS)]
     named = [t for t in tables if any(w in t.lower() for w in FREQ_WORDS)]
     return tables[0] if len(tables) == 1 else named[0] if len(named) == 1 else None
 
@@ -543,15 +611,11 @@ class Splits(Layout):
                 else f"its count {self.count} in the word counts handed after them")
 
 
-UNWEIGHTED = ("its counts are not multiples of the word's count ({count}): each pair of a word should add "
-              "that word's count from the word counts, not 1")
-
-
 class SplitsCounts(Splits):
     """compute_pair_freqs(splits): the pairs of symbols come back as pairs of ids, their counts
-    divided by the word's count (2), so that one that adds 1 per pair, not the word's count, shows."""
+    divided by the word's count (pair_counts_read)."""
 
-    count = 2
+    count = WORD_COUNT
 
     @property
     def how(self):
@@ -560,13 +624,8 @@ class SplitsCounts(Splits):
 
     def call(self, args, rule=None):
         reply = self.splits_call((), args[0], rule)
-        if reply.kind == "ok" and isinstance(reply.value, dict):
-            counts = reply.value.values()
-            if not all(type(v) is int and v % self.count == 0 for v in counts):
-                reply.value = Malformed(UNWEIGHTED.format(count=self.count), shaped=True)
-                return reply
-            reply.value = {tuple(map(_symbol_id, k)) if isinstance(k, tuple) else k: v // self.count
-                           for k, v in reply.value.items()}
+        if reply.kind == "ok":
+            reply.value = pair_counts_read(reply.value)
         return reply
 
 

@@ -374,12 +374,14 @@ class Sandbox:
                 return Reply("crashed", info={"message": self.load_failure})
         return None
 
-    def call(self, name, args, deadline, rule=None, twice=False, tables=None):
+    def call(self, name, args, deadline, rule=None, twice=False, tables=None, stand_ins=None):
         """`tables`: {name: value} set as the module's globals before the call: the merges and vocab
         its cells never made, a word-level BPE's word counts."""
         request = {"op": "call", "name": name, "args": wire.to_wire(list(args))}
         if tables:
             request["globals"] = wire.to_wire(tables)
+        if stand_ins:  # {name: kind}: a stand-in the worker makes (worker.STAND_INS)
+            request["stand_ins"] = dict(stand_ins)
         if twice:
             return split_twice(self.request({**request, "rule": rule, "twice": True}, deadline))
         return self.request({**request, "rule": rule} if rule else request, deadline)
@@ -574,12 +576,12 @@ class SandboxCaller:
     def __init__(self, sandbox, name, deadline, combine=None):
         self.sandbox, self.name, self.deadline, self.combine = sandbox, name, deadline, combine
 
-    def call(self, args, rule=None, twice=False, tables=None):
-        """`tables`: {name: value} set as the module's globals before the call (Sandbox.call)."""
+    def call(self, args, rule=None, twice=False, tables=None, stand_ins=None):
+        """`tables`, `stand_ins`: set as the module's globals before the call (Sandbox.call)."""
         if self.combine:
             return self.combine(lambda name, arguments: self.sandbox.call(name, arguments, self.deadline), args,
                                 lambda path: self.sandbox.carry_file(path, self.deadline))
-        return self.sandbox.call(self.name, args, self.deadline, rule, twice, tables)
+        return self.sandbox.call(self.name, args, self.deadline, rule, twice, tables, stand_ins)
 
     def measure(self, text, vocab_size):
         return self.sandbox.measure(self.name, text, vocab_size, self.deadline)
