@@ -308,11 +308,10 @@ def word_tables(fn, namespace):
     """The module-level names a function reads that hold a {str: int} or {(str, str): ...} dict (or an
     empty one), or that nothing defines (the cell that made them failed): where word-level BPE keeps its word
     counts and merges, as the Hugging Face course's compute_pair_freqs(splits) reads `word_freqs`."""
-    code = getattr(fn, "__code__", None)
-    if code is None:
+    if not inspect.isfunction(fn):  # a learner's own function (a callable object's __code__ may be anything)
         return []
     tables = []
-    for name in sorted(n for n in global_loads(code) if isinstance(n, str)):
+    for name in sorted(n for n in global_loads(fn.__code__) if isinstance(n, str)):
         value = namespace.get(name, builtins)  # builtins: not defined in the module
         if value is builtins and not hasattr(builtins, name) or isinstance(value, dict) and _word_level(value):
             tables.append(name)
