@@ -388,6 +388,13 @@ def _symbols_to_ids(word, pair, idx):
     return [idx if symbol == joined else _symbol_id(symbol) for symbol in word.split()]
 
 
+def merged_ids(word, pair, idx):
+    """The ids a merge's answer (a word of space-joined symbols) spells, or Malformed when a symbol
+    is neither an id's nor the pair's joined: the merge joined text across a border."""
+    got = _symbols_to_ids(word, pair, idx)
+    return got if all(type(i) is int for i in got) else Malformed(ACROSS_BORDERS)
+
+
 WORD_COUNT = 2  # a word's count handed to a pair counter: one that adds 1 per pair, not the count, shows
 UNWEIGHTED = ("its counts are not multiples of the word's count ({count}): each pair of a word should add "
               "that word's count from the word counts, not 1")
@@ -438,8 +445,7 @@ class WordMerge(Layout):
         if reply.kind == "ok" and isinstance(reply.value, dict) and len(reply.value) == 1:
             word = next(iter(reply.value))
             if isinstance(word, str):
-                got = _symbols_to_ids(word, pair, idx)
-                reply.value = got if all(type(i) is int for i in got) else Malformed(ACROSS_BORDERS)
+                reply.value = merged_ids(word, pair, idx)
         return reply
 
 
@@ -467,8 +473,7 @@ class SymbolsMerge(Layout):
         word, symbols = tuple(_symbol(i) for i in ids), (_symbol(pair[0]), _symbol(pair[1]))
         reply = self.caller.call((symbols, word) if self.pair_first else (word, symbols), rule)
         if reply.kind == "ok" and isinstance(reply.value, (list, tuple)) and all(isinstance(s, str) for s in reply.value):
-            got = _symbols_to_ids(" ".join(reply.value), pair, idx)
-            reply.value = got if all(type(i) is int for i in got) else Malformed(ACROSS_BORDERS)
+            reply.value = merged_ids(" ".join(reply.value), pair, idx)
         return reply
 
 
@@ -645,8 +650,7 @@ class SplitsMerge(Splits):
         if reply.kind == "ok" and isinstance(reply.value, dict) and len(reply.value) == 1:
             symbols = reply.value.get(SPLIT_WORD)
             if isinstance(symbols, (list, tuple)) and all(isinstance(s, str) for s in symbols):
-                got = _symbols_to_ids(" ".join(symbols), pair, idx)
-                reply.value = got if all(type(i) is int for i in got) else Malformed(ACROSS_BORDERS)
+                reply.value = merged_ids(" ".join(symbols), pair, idx)
         return reply
 
 
