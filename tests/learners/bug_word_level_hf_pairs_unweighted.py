@@ -1,6 +1,6 @@
 """BUG in compute_pair_freqs: word-level BPE in the Hugging Face course's form whose pair counter
 adds 1 for each pair it sees, whatever the word's count in `word_freqs`: a word met a hundred times
-weighs as much as a word met once. merge_pair is right.
+weighs as much as a word met once. merge_pair, which takes the pair whole, is right.
 
 expect: compute_pair_freqs fail, merge_pair pass
 shows: compute_pair_freqs not multiples of the word's count
@@ -22,7 +22,8 @@ def compute_pair_freqs(splits):
     return pair_freqs
 
 
-def merge_pair(a, b, splits):
+def merge_pair(pair, splits):
+    a, b = pair
     for word in word_freqs:
         split, i = splits[word], 0
         while i < len(split) - 1:

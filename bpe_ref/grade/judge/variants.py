@@ -635,18 +635,24 @@ class SplitsCounts(Splits):
 
 
 class SplitsMerge(Splits):
-    """merge_pair(a, b, splits): the pair goes in as two symbols; the word's symbols it gives back
-    are read as ids, the pair's joined symbol as the new id."""
+    """merge_pair(a, b, splits), or merge_pair(pair, splits) (`whole_pair`): the pair goes in as two
+    symbols; the word's symbols it gives back are read as ids, the pair's joined symbol as the new id."""
+
+    def __init__(self, caller, table=None, whole_pair=False):
+        super().__init__(caller, table)
+        self.whole_pair = whole_pair
 
     @property
     def how(self):
-        return (f"merge_pair(a, b, splits {{word: [symbols]}}{self.beside()}), the Hugging Face course's form: handed the "
-                f"course's ids as the symbols of one word (id 2 is 'xxxy'), {self.counted_in()}; the merged "
-                "symbol read as the new id")
+        pair = "pair" if self.whole_pair else "a, b"
+        return (f"merge_pair({pair}, splits {{word: [symbols]}}{self.beside()}), the Hugging Face course's form: "
+                f"handed the course's ids as the symbols of one word (id 2 is 'xxxy'), {self.counted_in()}; the "
+                "merged symbol read as the new id")
 
     def call(self, args, rule=None):
         ids, pair, idx = args
-        reply = self.splits_call((_symbol(pair[0]), _symbol(pair[1])), ids, rule)
+        symbols = (_symbol(pair[0]), _symbol(pair[1]))
+        reply = self.splits_call((symbols,) if self.whole_pair else symbols, ids, rule)
         if reply.kind == "ok" and isinstance(reply.value, dict) and len(reply.value) == 1:
             symbols = reply.value.get(SPLIT_WORD)
             if isinstance(symbols, (list, tuple)) and all(isinstance(s, str) for s in symbols):
@@ -656,11 +662,14 @@ class SplitsMerge(Splits):
 
 def splits_layouts(exercise, params, tables):
     """The Hugging Face course's layouts a function of these parameters may be in: compute_pair_freqs
-    (splits) or (splits, word_freqs), merge_pair(a, b, splits) or (a, b, splits, word_freqs)."""
+    (splits) or (splits, word_freqs), merge_pair(a, b, splits) or (a, b, splits, word_freqs), and
+    merge_pair(pair, splits) beside word counts it reads."""
     table = word_table(tables)
     wanted = {"get_stats": 1, "merge": 3}.get(exercise)
     if wanted is None:
         return ()
+    if exercise == "merge" and len(params) == 2 and table and "pair" in params[0].lower():
+        return (functools.partial(SplitsMerge, table=table, whole_pair=True),)
     if len(params) == wanted and table:
         return (functools.partial(SplitsCounts if exercise == "get_stats" else SplitsMerge, table=table),)
     if len(params) == wanted + 1 and any(w in params[-1].lower() for w in FREQ_WORDS):
