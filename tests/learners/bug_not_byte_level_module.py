@@ -1,9 +1,11 @@
 """Not byte-level BPE, in a tutorial notebook's module style: words split on spaces, characters
 plus an end-of-word mark, and module-level `merges` that pair strings; encode_text returns symbol
-tuples and decode(symbols) joins them. No course exercise is in it: a note says so, `merges`,
-encode_text and decode get no verdict.
+tuples and decode(symbols) joins them. A note says the merges are not byte-level: `merges`,
+encode_text and decode get no verdict, and the file is not passed. Its merge over one word's
+symbols, apply(symbols, pair), is graded in its own terms, as the course's merge.
 
-expect: nothing
+expect: apply pass
+file: not passed
 shows: notes merges and what reads it (encode, decode of one argument): not graded, this is not byte-level BPE
 """
 

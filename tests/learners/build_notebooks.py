@@ -225,6 +225,67 @@ DECODE_GLOBAL = '''def decode(ids):
     return b"".join(vocab[idx] for idx in ids).decode("utf-8", errors="replace")'''
 
 
+# the Hugging Face course's BPE as a learner writes it out: GPT-2's tokenizer is a download, so
+# offline its cell fails and the word counts, the training and the merges are never made
+HF_DOWNLOAD = '''from collections import defaultdict
+from transformers import AutoTokenizer
+
+tokenizer = AutoTokenizer.from_pretrained("gpt2")'''
+
+HF_COUNTS = '''corpus = [
+    "Byte pair encoding learns merges from counts.",
+    "مرحبا بالعالم، مرحبا مرة أخرى.",
+    "토큰화는 재미있다. 토큰화 🙂",
+]
+word_freqs = defaultdict(int)
+for text in corpus:
+    for word, _ in tokenizer.backend_tokenizer.pre_tokenizer.pre_tokenize_str(text):
+        word_freqs[word] += 1
+splits = {word: list(word) for word in word_freqs}'''
+
+HF_HELPERS = '''def compute_pair_freqs(splits):
+    freqs = defaultdict(int)
+    for word, count in word_freqs.items():
+        symbols = splits[word]
+        for pair in zip(symbols, symbols[1:]):
+            freqs[pair] += count
+    return freqs
+
+
+def merge_pair(a, b, splits):
+    for word in word_freqs:
+        symbols, i = splits[word], 0
+        while i + 1 < len(symbols):
+            if symbols[i] == a and symbols[i + 1] == b:
+                symbols = symbols[:i] + [a + b] + symbols[i + 2:]
+            i += 1
+        splits[word] = symbols
+    return splits'''
+
+HF_TRAINING = '''merges = {}
+while len(merges) < 30:
+    freqs = compute_pair_freqs(splits)
+    if not freqs:
+        break
+    best = max(freqs, key=freqs.get)
+    splits = merge_pair(*best, splits)
+    merges[best] = best[0] + best[1]'''
+
+HF_TOKENIZE = '''def tokenize(text):
+    words = [word for word, _ in tokenizer._tokenizer.pre_tokenizer.pre_tokenize_str(text)]
+    pieces = [list(word) for word in words]
+    for (a, b), joined in merges.items():
+        for n, symbols in enumerate(pieces):
+            i = 0
+            while i + 1 < len(symbols):
+                if symbols[i] == a and symbols[i + 1] == b:
+                    symbols = symbols[:i] + [joined] + symbols[i + 2:]
+                else:
+                    i += 1
+            pieces[n] = symbols
+    return [token for symbols in pieces for token in symbols]'''
+
+
 def workbook_encode(choose):
     return f'''def encode(text):
     tokens = list(text.encode('utf-8'))
@@ -397,6 +458,32 @@ NOTEBOOKS = {
            "expect: get_stats pass, merge pass, encode fail"),
         Given(course_given("06_encoding") + "\n\n\ndef encode(text, merges):\n    return list(text.encode('utf-8'))",
               "get_stats", "merge", "encode"),
+    ]),
+    "good_word_level_hf_course_offline.ipynb": ({}, [
+        Md('# Byte-pair encoding, following the Hugging Face course\n'
+           "GOOD: the Hugging Face course's BPE, written out by a learner. GPT-2's tokenizer is downloaded for "
+           'its pre-tokenizer, so offline its cell fails and the word counts, the training and the merges are '
+           'never made. compute_pair_freqs(splits) and merge_pair(a, b, splits) read `word_freqs`; '
+           'tokenize(text) reads `tokenizer` and `merges`. Each is graded in its own terms, the names it reads '
+           "set by the grader (a stand-in pre-tokenizer that keeps the text whole, the course's merges in "
+           "GPT-2's byte characters).\n"
+           '\n'
+           'expect: compute_pair_freqs pass, merge_pair pass, tokenize pass\n'
+           'file: not passed'),
+        HF_DOWNLOAD, HF_COUNTS, HF_HELPERS, HF_TRAINING, HF_TOKENIZE,
+    ]),
+    "bug_word_level_hf_tokenize_sorted_merges.ipynb": ({}, [
+        Md('# Byte-pair encoding, following the Hugging Face course\n'
+           "BUG in tokenize: the Hugging Face course's BPE, whose tokenize goes through the merges sorted by "
+           "their pairs' text, not in the order they were learned, so a later merge can take characters an "
+           "earlier one needed. GPT-2's tokenizer is downloaded for its pre-tokenizer, so offline its cell "
+           'fails. compute_pair_freqs and merge_pair are right.\n'
+           '\n'
+           'expect: compute_pair_freqs pass, merge_pair pass, tokenize fail\n'
+           'shows: tokenize was learned before 257 and needs some of the same bytes\n'
+           'file: not passed'),
+        HF_DOWNLOAD, HF_COUNTS, HF_HELPERS, HF_TRAINING,
+        HF_TOKENIZE.replace("in merges.items():", "in sorted(merges.items()):"),
     ]),
 }
 

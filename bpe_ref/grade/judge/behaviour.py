@@ -40,6 +40,8 @@ COVERED_BY = {"encode": ("encode_ordinary", "encode_special"), "train": ("train_
 # a vocab builder so named, whose ids 0-255 are the bytes in another order, does another job
 # (GPT-4's byte shuffle): behaviour tells it apart, and its name confirms it
 OTHER_ORDER_WORDS = ("shuffl", "permut")
+# what a byte-level design graded already does: a merge over one word's symbols beside it is its helper
+BYTE_LEVEL = frozenset({"train", "train_regex", "train_incremental", "encode_ordinary", "encode_special"})
 STATS_LAYOUTS = (CorpusOfOne, WordFreqs)  # pairs counted over a list of id lists, or over {word: count}
 PROBE_CASES = 8  # edge cases tried per exercise: enough to tell get_stats from a Counter
 SHOWN = 50  # characters of an input or answer in a note on what was tried
@@ -223,7 +225,8 @@ def find_by_behaviour(sandbox, defined, taken, have):
     has graded), the learner function that behaves most like it. A function is given to one
     exercise at most."""
     finding = Finding()
-    find_class_helpers(sandbox, defined, taken, finding)
+    one_word = not set(have) & BYTE_LEVEL  # a word-level merge over one word's symbols: not a helper of a byte-level design
+    find_class_helpers(sandbox, defined, taken, finding, one_word)
     by_class = set(finding.found)  # a class's own helper leaves the module's functions in the running
     functions = {name: c for name, c in candidates(defined, taken).items() if name not in finding.found}
     covered = {name for name, later in COVERED_BY.items() if set(later) & set(have)}
@@ -233,7 +236,7 @@ def find_by_behaviour(sandbox, defined, taken, have):
             fitting = fits(params, required, exercise)
             again = exercise in have  # graded already: a second try at it only under a name that says so
             if exercise in covered or (again and not named_for(learner, exercise)) \
-                    or not (fitting or layouts_to_try(exercise, params, tables)):
+                    or not (fitting or layouts_to_try(exercise, params, tables, one_word)):
                 continue
             given = MergesForVocab if takes_merges(exercise, params) else None  # decode(ids, merges)
             tried = probe((given(_Direct(sandbox, learner)) if given else _Direct(sandbox, learner)).call,
@@ -247,7 +250,8 @@ def find_by_behaviour(sandbox, defined, taken, have):
             # word-level function answers from its own, empty or not)
             words = word_table(tables) is not None and not tried.right_on_most()
             if not tried.behaves() or tried.broken_as_named() or words:
-                read = in_a_layout(tried, exercise, params, lambda: _Direct(sandbox, learner), tables, refused=words)
+                read = in_a_layout(tried, exercise, params, lambda: _Direct(sandbox, learner), tables, refused=words,
+                                   one_word=one_word)
                 tried = read if not tried.behaves() or read.undefined < tried.undefined or words else tried
             if not tried.right_on_most() and tried.named and fitting:  # the same arguments in another order
                 tried = in_another_order(sandbox, learner, exercise, tried)  # (a wrong answer of the right shape too)
@@ -272,18 +276,19 @@ def find_by_behaviour(sandbox, defined, taken, have):
     return finding
 
 
-def layouts_to_try(exercise, params, tables=()):
+def layouts_to_try(exercise, params, tables=(), one_word=True):
     """The layouts a function that is not the exercise as called may still be it in: a get_stats
     over id lists or over {word: count}, or needing the dict it counts into; a merge_vocab(pair,
     vocab) of word-level BPE, or a merge over id lists; the Hugging Face course's compute_pair_freqs
     and merge_pair over splits {word: [symbols]} (`tables`: the module-level names it reads as word
-    counts); a decode(ids, merges) that builds its own vocab."""
+    counts); a merge or an encode over one word's symbols (`one_word`: the submission has no byte-level
+    trainer or encoder, whose helper it would be); a decode(ids, merges) that builds its own vocab."""
     splits = splits_layouts(exercise, params, tables)
     if exercise == "get_stats":
         return STATS_LAYOUTS + ((CountsGiven,) if len(params) == 2 else ()) + splits
     if exercise == "merge" and len(params) == 2:  # over {word: count}, or one word's symbols
-        return (word_merge(params), symbols_merge(params)) + splits
-    if exercise == "encode" and len(params) == 2:  # one word's symbols and merge rules, as symbols
+        return (word_merge(params),) + ((symbols_merge(params),) if one_word else ()) + splits
+    if exercise == "encode" and len(params) == 2 and one_word:  # one word's symbols and merge rules, as symbols
         return (SymbolsEncode,)
     if exercise == "encode" and len(params) == 1 and (names := hf_tables(tables)):  # the Hugging Face course's
         return (functools.partial(PreTokenized, merges=names[0], tokenizer=names[1]),)
@@ -294,13 +299,13 @@ def layouts_to_try(exercise, params, tables=()):
     return ()
 
 
-def in_a_layout(tried, exercise, params, caller, tables=(), refused=False):
+def in_a_layout(tried, exercise, params, caller, tables=(), refused=False, one_word=True):
     """`tried`, or the probe under the first of layouts_to_try in which the function is right on
     most probes; or, when it raised on most probes as called, behaves as named (a buggy merge over
     id lists) in a layout that only wraps the course's values. `caller()`: a fresh caller of the
     learner's function, with a probe's time limit."""
     refused = refused or tried.calls > 0 and tried.raised >= (tried.calls + 1) // 2
-    for layout in layouts_to_try(exercise, params, tables):
+    for layout in layouts_to_try(exercise, params, tables, one_word):
         read = probe(layout(caller()).call, tried.learner, exercise)
         if read.right_on_most() or (refused and getattr(layout, "func", layout).wraps and read.behaves()):
             read.layout = layout
@@ -324,7 +329,7 @@ def in_another_order(sandbox, learner, exercise, tried):
     return tried
 
 
-def find_class_helpers(sandbox, defined, taken, finding):
+def find_class_helpers(sandbox, defined, taken, finding, one_word=True):
     """Each class's own get_stats and merge, whatever the module defines beside it: the helper of
     the class that behaves most like each (a static method called as it is, a method on a fresh
     instance)."""
@@ -335,7 +340,7 @@ def find_class_helpers(sandbox, defined, taken, finding):
             kind = SandboxCaller if learner.partition(".")[2] in statics else MethodCaller
             for exercise in CLASS_HELPERS:
                 fitting = fits(params, 0, exercise)  # more parameters may have defaults: a call tells
-                if not (fitting or layouts_to_try(exercise, params)):
+                if not (fitting or layouts_to_try(exercise, params, one_word=one_word)):
                     continue
 
                 def helper(kind=kind, learner=learner):
@@ -343,7 +348,7 @@ def find_class_helpers(sandbox, defined, taken, finding):
                 tried = probe(lambda args: helper().call(args), learner, exercise) if fitting \
                     else Tried(learner, exercise)
                 if not tried.behaves():
-                    tried = in_a_layout(tried, exercise, params, helper)
+                    tried = in_a_layout(tried, exercise, params, helper, one_word=one_word)
                 if tried.behaves():
                     scores.append(tried)
         for tried in sorted(scores, key=lambda t: t.score(), reverse=True):
