@@ -20,8 +20,8 @@ from .classes import role, trains_from_file
 from .display import show
 from .shapes import object_call, wired
 from .variants import (OVER_IDS_PROBES, TRAINER_WORDS, ChunksOfOne, CorpusOfOne, FlatIds, MergesForVocab, OverIds,
-                       PreTokenized, Reordered, ReturnsMerges, SymbolsEncode, WordFreqs, CountsGiven, hf_tables, splits_layouts, symbols_merge, word_table,
-                       takes_merges, word_merge)
+                       PreTokenized, Reordered, ReturnsMerges, SymbolsEncode, WordFreqs, CountsGiven, hf_tables,
+                       splits_layouts, symbols_merge, takes_merges, word_merge, word_table)
 from ..walls.sandbox import SandboxCaller
 from ...core.patterns import GPT4_SPLIT_PATTERN
 
@@ -225,7 +225,7 @@ def find_by_behaviour(sandbox, defined, taken, have):
     has graded), the learner function that behaves most like it. A function is given to one
     exercise at most."""
     finding = Finding()
-    one_word = not set(have) & BYTE_LEVEL  # a word-level merge over one word's symbols: not a helper of a byte-level design
+    one_word = not set(have) & BYTE_LEVEL  # beside a byte-level design, a merge over one word is its helper
     find_class_helpers(sandbox, defined, taken, finding, one_word)
     by_class = set(finding.found)  # a class's own helper leaves the module's functions in the running
     functions = {name: c for name, c in candidates(defined, taken).items() if name not in finding.found}

@@ -472,7 +472,8 @@ class SymbolsMerge(Layout):
         ids, pair, idx = args
         word, symbols = tuple(_symbol(i) for i in ids), (_symbol(pair[0]), _symbol(pair[1]))
         reply = self.caller.call((symbols, word) if self.pair_first else (word, symbols), rule)
-        if reply.kind == "ok" and isinstance(reply.value, (list, tuple)) and all(isinstance(s, str) for s in reply.value):
+        if reply.kind == "ok" and isinstance(reply.value, (list, tuple)) \
+                and all(isinstance(s, str) for s in reply.value):
             reply.value = merged_ids(" ".join(reply.value), pair, idx)
         return reply
 
@@ -624,8 +625,8 @@ class SplitsCounts(Splits):
 
     @property
     def how(self):
-        return (f"compute_pair_freqs(splits {{word: [symbols]}}{self.beside()}), the Hugging Face course's form: handed the "
-                f"course's ids as the symbols of one word, {self.counted_in()}")
+        return (f"compute_pair_freqs(splits {{word: [symbols]}}{self.beside()}), the Hugging Face course's form: "
+                f"handed the course's ids as the symbols of one word, {self.counted_in()}")
 
     def call(self, args, rule=None):
         reply = self.splits_call((), args[0], rule)
