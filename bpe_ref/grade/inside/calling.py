@@ -285,23 +285,24 @@ def special_readers(cls, namespace):
     return sorted(readers)[:256]
 
 
-def code_names(code, depth=0):
+def nested_codes(code, depth=8):
+    """A code object and the code nested in it (comprehensions, lambdas, inner functions), `depth` levels down."""
+    yield code
+    for const in code.co_consts if depth else ():
+        if isinstance(const, type(code)):
+            yield from nested_codes(const, depth - 1)
+
+
+def code_names(code):
     """The names a code object uses (globals, attributes, its parameters and locals: encode(text,
-    allowed_special)), with those of the code nested in it (comprehensions, lambdas, inner functions)."""
-    found = set(code.co_names) | set(code.co_varnames)
-    for const in code.co_consts:
-        if isinstance(const, type(code)) and depth < 8:
-            found |= code_names(const, depth + 1)
-    return found
+    allowed_special)), with those of the code nested in it."""
+    return {name for c in nested_codes(code) for name in (*c.co_names, *c.co_varnames)}
 
 
-def global_loads(code, depth=0):
+def global_loads(code):
     """The global names a code object reads (LOAD_GLOBAL, LOAD_NAME), with those of the code nested in it."""
-    found = {i.argval for i in dis.get_instructions(code) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")}
-    for const in code.co_consts:
-        if isinstance(const, type(code)) and depth < 8:
-            found |= global_loads(const, depth + 1)
-    return found
+    return {i.argval for c in nested_codes(code) for i in dis.get_instructions(c)
+            if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")}
 
 
 def word_tables(fn, namespace):

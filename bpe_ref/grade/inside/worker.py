@@ -288,16 +288,17 @@ class Worker:
         if refusal:
             return refusal
         args = wire.from_wire(request["args"])
-        # module-level tables its cells never made: merges, vocab, a word-level BPE's word counts
+        # module-level tables its cells never made (merges, vocab, a word-level BPE's word counts), and
+        # stand-ins for what a download would have made
         tables = wire.from_wire(request.get("globals") or {})
-        for table, value in (tables.items() if isinstance(tables, dict) else ()):
-            if isinstance(table, str) and table.isidentifier() and isinstance(getattr(fn, "__globals__", None), dict):
-                fn.__globals__[table] = value
-        stand_ins = request.get("stand_ins")  # names its code reads that a download would have made
-        for name, kind in (stand_ins.items() if isinstance(stand_ins, dict) else ()):
-            if isinstance(name, str) and name.isidentifier() and kind in STAND_INS \
-                    and isinstance(getattr(fn, "__globals__", None), dict):
-                fn.__globals__[name] = STAND_INS[kind]()
+        stand_ins = request.get("stand_ins")
+        given = {**(tables if isinstance(tables, dict) else {}),
+                 **{name: STAND_INS[kind]() for name, kind in (stand_ins.items() if isinstance(stand_ins, dict) else ())
+                    if isinstance(kind, str) and kind in STAND_INS}}
+        namespace = getattr(fn, "__globals__", None)
+        for name, value in given.items():
+            if isinstance(name, str) and name.isidentifier() and isinstance(namespace, dict):
+                namespace[name] = value
         refuses = byhand.refuser(request["rule"]) if request.get("rule") else None
         return self.wired(self.run(lambda: calling.call(fn, args, request.get("seconds"), self.label_of, refuses,
                                                         bool(request.get("twice")))))

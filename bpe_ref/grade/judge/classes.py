@@ -9,6 +9,7 @@ bug models apply unchanged. Expected values are computed here, in the grader's p
 """
 
 import dataclasses
+import functools
 
 import regex
 
@@ -43,8 +44,9 @@ def with_registration(cls, methods, required, roles, keeps, reads_specials=True)
     init_args = [GPT4_SPLIT_PATTERN] if takes_pattern(init) else [260] if required and takes_size(init) else []
     if "register" in roles:
         registers = [(m, p) for m, p in methods.items() if role(m, p) == "register"]
-        method, params = chosen(registers, lambda name: keeps(cls, name, init_args))
-        if not keeps(cls, method, init_args):
+        keeps_ids = functools.cache(lambda name: keeps(cls, name, init_args))  # each probed once, not twice
+        method, params = chosen(registers, keeps_ids)
+        if not keeps_ids(method):
             method = registration(keeps, cls, method, init_args, forms=NUMBERED) or method
         return {**roles, "register": (method, params)}
     param = next((p for p in init if "special" in p.lower()), None)

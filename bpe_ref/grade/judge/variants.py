@@ -485,13 +485,27 @@ def symbols_merge(params):
     return functools.partial(SymbolsMerge, pair_first=pair_first)
 
 
-def symbols_of(merges):
-    """{id: symbol} for the bytes and every merged id of the course's merges: a merged id's symbol
-    is its pair's two symbols joined, as word-level BPE joins strings."""
-    symbols = {i: _symbol(i) for i in range(256)}
+def spelled(merges, spell):
+    """({id: text}, [(text, text), ...]): the course's merges as word-level BPE writes them, each byte
+    `spell(byte)` and each merged id its pair's two texts joined; the pairs in rank order. An id no
+    earlier merge made is `spell(id)`."""
+    texts = {i: spell(i) for i in range(256)}
+    rules = []
     for (a, b), idx in sorted(merges.items(), key=lambda item: item[1]):
-        symbols[idx] = symbols.get(a, _symbol(a)) + symbols.get(b, _symbol(b))
-    return symbols
+        rules.append((texts.get(a) or spell(a), texts.get(b) or spell(b)))
+        texts[idx] = rules[-1][0] + rules[-1][1]
+    return texts, rules
+
+
+def read_spelled(reply, texts):
+    """`reply` with its answer (and a second call's, `again`) read from texts back to the ids they
+    spell (SymbolsEncode.read); the smallest id where two spell the same."""
+    if reply.kind == "ok":
+        ids = {text: idx for idx, text in sorted(texts.items(), reverse=True)}
+        reply.value = SymbolsEncode.read(reply.value, ids)
+        if "again" in reply.info:  # the same call made twice: the second answer too
+            reply.info = {**reply.info, "again": SymbolsEncode.read(reply.info["again"], ids)}
+    return reply
 
 
 class SymbolsEncode(Layout):
@@ -506,15 +520,9 @@ class SymbolsEncode(Layout):
         text, merges = args[:2]
         if not isinstance(merges, dict) or not isinstance(text, str):
             return self.caller.call(args, rule, **how)
-        symbols = symbols_of(merges)
-        rules = [(symbols[a], symbols[b]) for (a, b), _ in sorted(merges.items(), key=lambda item: item[1])]
-        reply = self.caller.call((tuple(_symbol(b) for b in text.encode("utf-8")), rules), rule, **how)
-        if reply.kind == "ok":
-            ids = {symbol: idx for idx, symbol in sorted(symbols.items(), reverse=True)}
-            reply.value = self.read(reply.value, ids)
-            if "again" in reply.info:  # the same call made twice: the second answer too
-                reply.info = {**reply.info, "again": self.read(reply.info["again"], ids)}
-        return reply
+        symbols, rules = spelled(merges, _symbol)
+        return read_spelled(self.caller.call((tuple(_symbol(b) for b in text.encode("utf-8")), rules), rule, **how),
+                            symbols)
 
     @staticmethod
     def read(value, ids):
@@ -526,11 +534,15 @@ class SymbolsEncode(Layout):
             "it gave back a symbol that is no merge's: " + show(next(s for s in got if type(s) is not int), 40))
 
 
+def names_among(tables, word):
+    """The names among `tables` (as the worker reports them) that hold `word`."""
+    return [t for t in tables if isinstance(t, str) and t.isidentifier() and word in t.lower()]
+
+
 def hf_tables(tables):
     """(merges name, tokenizer name) a Hugging Face course tokenize(text) reads, or None: one
     module-level name read for the merges and one, never made, for the tokenizer it pre-tokenizes with."""
-    merges = [t for t in tables if isinstance(t, str) and t.isidentifier() and "merge" in t.lower()]
-    tokenizers = [t for t in tables if isinstance(t, str) and t.isidentifier() and "tokeniz" in t.lower()]
+    merges, tokenizers = names_among(tables, "merge"), names_among(tables, "tokeniz")
     return (merges[0], tokenizers[0]) if len(merges) == 1 and len(tokenizers) == 1 else None
 
 
@@ -556,20 +568,11 @@ class PreTokenized(Layout):
         if not isinstance(merges, dict) or not isinstance(text, str):
             return self.caller.call(args, rule, **how)
         chars = bytes_to_unicode()
-        spelled = {i: chars[i] for i in range(256)}
-        for (a, b), idx in sorted(merges.items(), key=lambda item: item[1]):
-            spelled[idx] = spelled.get(a, "?") + spelled.get(b, "?")
-        hf_merges = {(spelled[a], spelled[b]): spelled[idx] for (a, b), idx in
-                     sorted(merges.items(), key=lambda item: item[1])}
+        tokens, rules = spelled(merges, lambda i: chars.get(i, "?"))
         reply = self.caller.call(("".join(chars[b] for b in text.encode("utf-8")),), rule, **how,
-                                 tables={self.merges_name: hf_merges},
+                                 tables={self.merges_name: {pair: pair[0] + pair[1] for pair in rules}},
                                  stand_ins={self.tokenizer_name: "whole_text_pre_tokenizer"})
-        if reply.kind == "ok":
-            ids = {token: idx for idx, token in sorted(spelled.items(), reverse=True)}
-            reply.value = SymbolsEncode.read(reply.value, ids)
-            if "again" in reply.info:
-                reply.info = {**reply.info, "again": SymbolsEncode.read(reply.info["again"], ids)}
-        return reply
+        return read_spelled(reply, tokens)
 
 
 # the Hugging Face course's word-level BPE: splits {word: [symbols]}, the word counts in a
@@ -593,8 +596,8 @@ def word_table(tables):
 
 class Splits(Layout):
     """A caller for the Hugging Face course's form: the course's ids go in as the symbols of one
-    word (_symbol) in splits {word: [symbols]}, and that word's count, 1, in the word-count table:
-    set as the module-level `table` the function reads, or handed after the splits (`table` None)."""
+    word (_symbol) in splits {word: [symbols]}, and that word's count (`count`) in the word-count
+    table: set as the module-level `table` the function reads, or handed after the splits (`table` None)."""
 
     def __init__(self, caller, table=None):
         super().__init__(caller)
