@@ -99,8 +99,15 @@ def graded_names(cells, course, defined):
         if ex.uses and all(n in own or n in defined for n in ex.uses):
             own.add(name)
     return [name for name in exercises.CONTRACT
-            if name in listed or ((name in own or (name in defined and name not in given))
+            if name in listed or ((name in own or (name in defined and name not in given
+                                                   and not imported(name, defined)))
                                   and not is_demo_value(name, defined))]
+
+
+def imported(name, defined):
+    """Whether a function under an exercise's name came in by an import (NLTK's word_tokenize),
+    not from the submission's own code: never the learner's try at that exercise."""
+    return defined[name].get("kind") == "callable" and defined[name].get("own") is False
 
 
 def listed_exercises(course):
@@ -147,7 +154,11 @@ def grade_loaded(sandbox, cells, metadata, loaded, timeout, notes=None):
     if word_level and notes is not None:  # merges of strings: a word-level BPE, no byte-level exercise
         notes.append(f"{NOT_BYTE_LEVEL}, {word_level}")
     reads = function_reads(cells)
-    for name in graded_names(cells, metadata, defined):
+    names = graded_names(cells, metadata, defined)
+    if notes is not None:
+        notes += [f"{name} comes from an import, not from this file's code: not graded" for name in exercises.CONTRACT
+                  if name in defined and name not in names and imported(name, defined)]
+    for name in names:
         if word_level and name in ("encode", "decode") and defined.get(name, {}).get("params") == 1:
             continue
         other = other_shape(name, defined, metadata)
