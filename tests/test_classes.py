@@ -163,3 +163,13 @@ def test_a_numbering_that_reuses_an_id_could_not_be_graded():
     assert misnumbered(Reply("ok", {"s": {"<|a|>": -1}}), {"<|a|>": -1}, merges).kind == "unread"
     assert misnumbered(Reply("ok", {"s": {"<|a|>": 300}}), {"<|a|>": 257}, merges).kind == "unread"
     assert misnumbered(Reply("raised", info={}), {"<|a|>": 257}, merges).kind == "raised"
+
+
+def test_a_trainer_whose_size_has_a_name_of_its_own_is_tried_beside_a_tokenizer_only():
+    trains = lambda *args: {"merges": {(97, 97): 256}}  # noqa: E731
+    tokenizer = {"BPE": cls({"training": ["corpora", "volumen"], "encode": ["text"], "decode": ["ids"]})}
+    assert ("BPE.training", "train") in mapped(tokenizer, probe=trains)
+    flagged = {"BPE": cls({"train": ["text", "verbose"], "encode": ["text"], "decode": ["ids"]})}
+    assert not {m for m in mapped(flagged, probe=trains) if m[1] == "train"}
+    model = {"Model": cls({"train": ["data", "steps"], "predict": ["x"]})}
+    assert mapped(model) == set()

@@ -81,6 +81,8 @@ def role(method, params):
     if lowered.startswith(TRAIN_WORDS) and len(params) >= 2 \
             and any(w in params[1].lower() for w in SIZE_WORDS):
         return "train"
+    if lowered.startswith(TRAIN_WORDS) and len(params) == 2 and sized_by(params[1]):
+        return "train_other"  # training(corpora, volumen): train in a class that also encodes or decodes
     if lowered in ("encode", "encode_ordinary", "tokenize") and params:
         return lowered if lowered != "tokenize" else "encode"
     if lowered in ("decode", "detokenize") and params:
@@ -92,6 +94,17 @@ def role(method, params):
     if lowered.startswith(("decode", "decoder")) or lowered.endswith("decoder"):
         return "decode_other" if params else None
     return None
+
+
+NOT_A_SIZE = ("verbose", "debug", "log", "print", "show", "quiet", "progress", "stop", "early", "plot", "save",
+              "special", "pattern", "regex", "path", "file", "dir", "epoch", "batch", "label", "rate")  # a train method's second parameter so named
+
+
+def sized_by(param):
+    """Whether a train method's second and last parameter, named in no known way (training(corpora,
+    volumen)), may be the vocab size: not a flag, a pattern, special tokens or a path. Training
+    then tells."""
+    return not any(w in param.lower() for w in NOT_A_SIZE)
 
 
 def preferred(method, holder, r):
@@ -113,13 +126,15 @@ def class_roles(methods):
     roles, loose, extra = {}, [], []
     for method, params in methods.items():
         r = role(method, params)
-        if r in ("encode_other", "decode_other"):
-            loose.append((r[:6], method, params))
+        if r in ("encode_other", "decode_other", "train_other"):
+            loose.append((r.partition("_")[0], method, params))
         elif r == "encode_chunk":  # only ever a helper beside the class's encode
             extra.append((method, params))
         elif r and (r not in roles or preferred(method, roles[r][0], r)):
             roles[r] = (method, params)
     for r, method, params in loose:
+        if r == "train" and not {"encode", "encode_ordinary", "decode"} & ({*roles} | {x for x, *_ in loose}):
+            continue  # a model's train(data, epochs): no tokenizer beside it
         if r not in roles and not (r == "encode" and "encode_ordinary" in roles):
             roles[r] = (method, params)
         elif r == "encode" and len(params) == 1 and "encode_ordinary" not in roles:
