@@ -15,6 +15,7 @@ from .shapes import object_call, wired, without_constructor
 from ...core.patterns import GPT2_SPLIT_PATTERN, GPT4_SPLIT_PATTERN
 
 NO_SPLIT = ""  # the basic exercise: the whole text is one chunk
+IGNORED = None  # a class handed a pattern that does not split at all: the basic exercise, its pattern unused
 CANDIDATES = {NO_SPLIT: "no split", GPT4_SPLIT_PATTERN: "GPT-4's pattern", GPT2_SPLIT_PATTERN: "GPT-2's pattern"}
 # each candidate trains to merges the other two's judges refuse, and encodes to other ids
 TRAIN_PROBE = ("a a a a 1234 1234 1234 hello hello", 260)  # pairs left over for all three
@@ -91,9 +92,12 @@ def split_finder(sandbox, deadline):
                                 **without_constructor(bare))
             if reply.kind == "ok":
                 encoded = told(agrees_in_encoding, reply.value)
-        if pattern is not None:  # a split it was not given, or none told
+        if pattern is not None:  # a split it was not given, no split at all, or none told
             found = trained or encoded
-            return (found, f"it splits as {CANDIDATES[found]} does, whatever pattern it is given") if found \
-                else (NO_SPLIT, "")
+            if found:
+                return found, f"it splits as {CANDIDATES[found]} does, whatever pattern it is given"
+            if NO_SPLIT in (trained, encoded):  # one character a chunk, yet it merged across them
+                return IGNORED, "it does not split the text, whatever pattern it is given"
+            return NO_SPLIT, ""
         return choose(cls, trained, encoded)
     return find

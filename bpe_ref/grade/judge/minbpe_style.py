@@ -8,7 +8,7 @@ import dataclasses
 
 import regex
 
-from .built_in_split import NO_SPLIT
+from .built_in_split import IGNORED, NO_SPLIT
 from .exercises.common import CHARACTERS_PATTERN, WHOLE_TEXT_PATTERN
 from .diagnosis import is_pair_dict, not_byte_level
 from .engine import GraderSide
@@ -52,7 +52,7 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
             kept = attrs.found and attrs.merges in seen and shape_of(seen[attrs.merges]) is not None
             # train returns the merges instead of keeping them: graded on what it returns
             returns = not kept and is_pair_dict(probe(cls, init_args, method, returned=True, **sized_kw))
-            if not returns and not kept and not {"encode", "decode"} <= set(roles):
+            if not returns and not kept and not {"encode", "decode"} <= set(roles) and not unfinished_train(seen, attrs):
                 return []  # trains something, but not pairs of ids: not a tokenizer
         trains = method
     if seen is None and not bare and ({"encode", "decode"} & set(roles)):  # no training ran: where would it keep them?
@@ -64,8 +64,10 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
         built_in, told = split(cls, trains, ordinary and ordinary[0], trained_reader(attrs, returns),
                                lambda merges: values_for(attrs, merges, ranked_vocab(merges)), sized=sized,
                                returns=returns, pattern=CHARACTERS_PATTERN if regex_style else None, bare=bare)
-        told = f" ({told})" if built_in else ""
+        told = f" ({told})" if built_in or built_in is IGNORED else ""
     splits, pattern = regex_style or bool(built_in), built_in or None
+    if built_in is IGNORED:  # Cls(pattern) that never splits (minbpe's BasicTokenizer with an unused pattern)
+        splits, built_in = False, NO_SPLIT
     if trains:
         method = trains
         exercise = "train_regex" if splits else "train"
@@ -191,11 +193,17 @@ def unreadable_state(mappings, seen, attrs):
     return out
 
 
+def unfinished_train(seen, attrs):
+    """Whether training left an empty `merges` where the class keeps them (minbpe's skeleton, its
+    train never finished): a tokenizer's trainer that learns nothing, graded as one."""
+    return attrs.merges == "merges" and isinstance(seen.get("merges"), (dict, list)) and not seen["merges"]
+
+
 def minbpe_train(cls, method, regex_style, attrs, returns=False, sized=False):
     def call(sandbox, args, deadline, rule):
         text, vocab_size, *rest = args
         read = {} if returns else {"read": "*"}
-        init, given = (rest if regex_style else []), [text, vocab_size]
+        init, given = ((rest or [GPT2_SPLIT_PATTERN]) if regex_style else []), [text, vocab_size]
         if sized:
             init, given = [vocab_size], [text]
         reply = object_call(sandbox, cls, deadline, rule, init=wired(init), call=[method, wired(given)], **read)

@@ -146,7 +146,8 @@ exercise(
             merge_model(step=1), also=(merge_skipping_second_half,)),
         Bug("in_place", "build a new list and return it: changing `ids` itself changes the caller's list",
             merge_in_place),
-        Bug("drops_last", "the last id is lost when it is not part of a match: walk while i < len(ids)",
+        Bug("drops_last", "the last id (the trailing token) is dropped when it is not part of a match: walk "
+                          "while i < len(ids), and copy it",
             merge_model(to_the_end=False)),
         Bug("first_only", "replace every occurrence of the pair, not only the first", merge_first_only),
         Bug("unbounded", "at the last position there is no ids[i + 1]: check i + 1 < len(ids) first",
