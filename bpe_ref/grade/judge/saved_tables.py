@@ -38,6 +38,8 @@ VOCABS = {  # name: (in words, vocab {id: bytes} -> (file name, bytes))
                lambda v: ("vocab.json", json_bytes({str(i): t.decode("latin-1") for i, t in v.items()}))),
     "escaped": ("JSON of id -> \\xNN-escaped text", lambda v: ("vocab.json", json_bytes({str(i): escaped(t) for i, t in v.items()}))),
     "repr": ("lines of an id and a bytes literal", lambda v: ("vocab.txt", "".join(f"{i}: {t!r}\n" for i, t in v.items()).encode("ascii"))),
+    "tuples": ("lines of (id, bytes literal) tuples",
+               lambda v: ("vocab.txt", "".join(f"{(i, t)!r}\n" for i, t in v.items()).encode("ascii"))),
 }
 
 MERGES = {  # name: (in words, merges [(bytes, bytes)] -> (file name, bytes))
@@ -51,6 +53,9 @@ MERGES = {  # name: (in words, merges [(bytes, bytes)] -> (file name, bytes))
                lambda m: ("merges.json", json_bytes([[a.decode("latin-1"), b.decode("latin-1")] for a, b in m]))),
     "escaped": ("\\xNN-escaped 'left right' lines", lambda m: ("merges.txt", lines(m, escaped))),
     "repr": ("lines of two bytes literals", lambda m: ("merges.txt", lines(m, repr))),
+    "hex_json": ("JSON of [hex, hex]", lambda m: ("merges.json", json_bytes([[a.hex(), b.hex()] for a, b in m]))),
+    "tuples": ("lines of (bytes literal, bytes literal) tuples",
+               lambda m: ("merges.txt", "".join(f"{(a, b)!r}\n" for a, b in m).encode("ascii"))),
 }
 
 
