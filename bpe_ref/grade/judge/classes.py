@@ -15,7 +15,8 @@ import regex
 
 from .built_in_split import split_finder
 from .registering import FORMS, chosen, register_finder, registration
-from .cs336_style import cs336_class, train_bpe_mapping, trainer_class_mapping, trainer_method_mapping
+from .cs336_style import (cs336_class, sized_trainer_class_mapping, train_bpe_mapping, trainer_class_mapping,
+                          trainer_method_mapping)
 from .engine import Result, run_exercise
 from .from_files import from_files_mapping, loader_of
 from .exercises import REGISTRY
@@ -218,11 +219,13 @@ def find_mappings(defined, probe, split=None, keeps=None):
             if "train" in roles or {"encode", "decode"} <= set(roles):
                 found += minbpe_class(cls, roles, init, probe, regex_style=False, extra=extra, sized=True,
                                       split=split, reads_specials=reads_specials)
-    for cls, (methods, _) in classes.items():
+    for cls, (methods, required) in classes.items():
         init = methods.get("__init__", [])
         runs = next((m for m, p in methods.items() if not p and m.lower().startswith(TRAINER_NAMES)), None)
         if runs and len(init) >= 2 and names_a_path(init[0].lower()) and "vocab" in init[1].lower():
             found.append(trainer_class_mapping(cls, runs, init))
+        elif (reads := file_trainer(methods)) and init and names_a_size(init[0]) and required <= 2:
+            found.append(sized_trainer_class_mapping(cls, reads, init))  # Cls(vocab_size, special_tokens).train(input_path)
     for name, names in trainer_functions(defined):
         found.append(train_bpe_mapping(name, names))
     for cls, (methods, required) in classes.items():  # train_bpe as a method: Tokenizer(...).train_bpe(input_path, ...)
@@ -230,6 +233,12 @@ def find_mappings(defined, probe, split=None, keeps=None):
         found += [mapping for method, params in methods.items() if method != "__init__" and trains_from_file(params)
                   if (mapping := trainer_method_mapping(cls, method, params, init))]
     return found
+
+
+def file_trainer(methods):
+    """The method named for training that takes only a path to the text (train(input_path)), or None."""
+    return next((m for m, p in methods.items() if m.lower().startswith(TRAINER_NAMES) and len(p) == 1
+                 and names_a_path(p[0].lower())), None)
 
 
 def trainer_functions(defined):

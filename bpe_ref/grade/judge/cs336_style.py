@@ -148,6 +148,26 @@ def trainer_class_mapping(cls, method, init):
     return Mapping(f"{cls}.{method}", "train_regex", words, call, pattern=GPT2_SPLIT_PATTERN)
 
 
+def sized_trainer_class_mapping(cls, method, init):
+    """A trainer class made with the size, Cls(vocab_size, special_tokens), whose method reads the
+    text from a file, train(input_path): what it returns, (vocab, merges), or else what it keeps."""
+    takes_specials = len(init) >= 2 and "special" in init[1].lower()
+
+    def call(sandbox, args, deadline, rule):
+        specials, (text, size, *rest) = trainer_arguments(*args[:2], takes_specials)
+        request = dict(init=wired([size, *rest]), call=[method, wired([text])], call_file=True)
+        reply = object_call(sandbox, cls, deadline, rule, **request)
+        if reply.kind == "ok" and reply.value is None:  # it keeps what it learned
+            reply = object_call(sandbox, cls, deadline, rule, read="*", **request)
+            reply.value = kept_tables(reply.value) if reply.kind == "ok" else reply.value
+        if reply.kind == "ok":
+            reply.value = merges_from_bytes(reply.value, specials)
+        return reply
+    words = f"{cls}(vocab_size + 1, [{CS336_SPECIAL!r}]).{method}(a file holding the text)" if takes_specials \
+        else f"{cls}(vocab_size).{method}(a file holding the text)"
+    return Mapping(f"{cls}.{method}", "train_regex", words, call, pattern=GPT2_SPLIT_PATTERN)
+
+
 def trainer_method_mapping(cls, method, params, init):
     """CS336's train_bpe written as a method, Cls(...).train_bpe(input_path, vocab_size,
     special_tokens): the object is made with what its constructor requires (`init`), read from
