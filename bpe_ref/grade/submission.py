@@ -20,9 +20,9 @@ from .judge.classes import graded_as, mapped_exercise
 from .judge.shapes import Mapping
 from .judge.unmade import unmade_rows
 from .judge.variants import (SPECIALS_PROBE, CorpusOfOne, CountsAdded, CountsGiven, DropsPattern, MergesForVocab,
-                             MergesInOrder, ModuleTables, SpecialsThird, TablesFirst, WordFreqs, adds_counts,
-                             counts_given, counts_into, counts_over_chunks, counts_over_words,
-                             reads_merges_for_vocab, reads_merges_list, tables_first, takes_merges)
+                             MergesInOrder, ModuleTables, SpecialsThird, TablesFirst, VocabAndMerges, WordFreqs,
+                             adds_counts, counts_given, counts_into, counts_over_chunks, counts_over_words,
+                             reads_merges_for_vocab, reads_merges_list, tables_first, takes_merges, vocab_and_merges)
 from .walls.sandbox import PROCESSES, Sandbox, SandboxCaller, exercise_deadline
 from .reading.reaching import UNREADABLE, parse, reaches_in, tainted
 from .reading.source import DEF_RE, UnreadableSubmission, names_in, read_submission
@@ -315,7 +315,8 @@ def grade_defined(sandbox, name, info, style, timeout, reads=frozenset(), as_wri
             return one_argument_result(sandbox, name, problem, timeout)
         ex = style.exercise(name)
     params = info.get("names") or []
-    layout = MergesForVocab if takes_merges(name, params) else TablesFirst if tables_first(name, params) else None
+    layout = MergesForVocab if takes_merges(name, params) else TablesFirst if tables_first(name, params) \
+        else VocabAndMerges.ordered(params) if vocab_and_merges(name, params) else None
     for shows, variant in TOLD_BY_ANSWERS:  # variants only the function's answers tell apart
         if layout is None and shows(name, params, caller.call):
             layout = variant

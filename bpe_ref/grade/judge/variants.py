@@ -187,6 +187,39 @@ class TablesFirst(Layout):
         return self.caller.call((args[1], args[0]), rule, **how)
 
 
+def vocab_and_merges(exercise, params):
+    """Whether an encode takes the vocab beside the merges, in either order, after the text
+    (encode(sentence, vocab, merges)): the course's merges, with the vocab they build."""
+    names = [p.lower() for p in params[1:3]]
+    return exercise == "encode" and len(names) == 2 and any("vocab" in n for n in names) \
+        and any(any(w in n for w in MERGES_WORDS) and "vocab" not in n for n in names)
+
+
+class VocabAndMerges(Layout):
+    """A caller for encode(text, vocab, merges): the course's text and merges, and the vocab
+    {id: bytes} the merges build."""
+
+    how = "encode(text, vocab, merges): handed the vocab the merges build as well"
+    vocab_first = True
+
+    @classmethod
+    def ordered(cls, params):
+        """The layout for these parameters: the vocab second (this class) or third (MergesAndVocab)."""
+        return cls if "vocab" in params[1].lower() else MergesAndVocab
+
+    def call(self, args, rule=None, **how):
+        text, merges = args
+        vocab = vocab_of(dict(sorted(merges.items(), key=lambda item: item[1])))  # built in rank order
+        return self.caller.call((text, *((vocab, merges) if self.vocab_first else (merges, vocab))), rule, **how)
+
+
+class MergesAndVocab(VocabAndMerges):
+    """encode(text, merges, vocab): the same, the merges first."""
+
+    how = "encode(text, merges, vocab): handed the vocab the merges build as well"
+    vocab_first = False
+
+
 # texts with pairs to spare under their pattern, so that finding a trainer over ids is not
 # stopped by a bug the grading names anyway (no stop when the pairs run out)
 OVER_IDS_PROBES = (("aaabdaaabac", 258), ("hello hello hello world", 260), ("dog dog dog. cat cat", 259))
