@@ -44,6 +44,10 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
         method = roles["train"][0]
         sized_kw = {"sized": True} if sized else {}
         seen = probe(cls, init_args, method, **sized_kw)
+        if sized and isinstance(seen, dict) and not learned(seen):  # train(texts): a list of texts?
+            listed = probe(cls, init_args, method, listed=True, **sized_kw)
+            if isinstance(listed, dict) and learned(listed):
+                seen, sized_kw = listed, {**sized_kw, "listed": True}
         if isinstance(seen, dict):
             not_bytes = not_byte_level(seen)
             if not_bytes:
@@ -75,8 +79,11 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
         how = (f"{cls}(pattern).{method}(text, vocab_size), then {then}" if regex_style
                else f"{cls}(vocab_size).{method}(text), then {then}" if sized
                else f"{cls}().{method}(text, vocab_size), then {then}")
+        if sized_kw.get("listed"):
+            how = how.replace(f".{method}(text)", f".{method}([text])")
         mappings.append(Mapping(f"{cls}.{method}", exercise, how + told,
-                                minbpe_train(cls, method, regex_style, attrs, returns, sized), pattern=pattern))
+                                minbpe_train(cls, method, regex_style, attrs, returns, sized, sized_kw.get("listed")),
+                                pattern=pattern))
     if "decode" in roles:
         method = roles["decode"][0]
         mappings.append(Mapping(f"{cls}.{method}", "decode", f"{set_words(attrs, 'vocab')}, then .{method}(ids)",
@@ -199,13 +206,21 @@ def unfinished_train(seen, attrs):
     return attrs.merges == "merges" and isinstance(seen.get("merges"), (dict, list)) and not seen["merges"]
 
 
-def minbpe_train(cls, method, regex_style, attrs, returns=False, sized=False):
+def learned(attributes):
+    """Whether a trained object's attributes hold something learned: merges of some shape, or
+    merges of strings (a word-level BPE, which not_byte_level names)."""
+    state = find_state(attributes)
+    return bool(not_byte_level(attributes)) or (state.found and state.merges in attributes
+                                                and shape_of(attributes[state.merges]) is not None)
+
+
+def minbpe_train(cls, method, regex_style, attrs, returns=False, sized=False, listed=False):
     def call(sandbox, args, deadline, rule):
         text, vocab_size, *rest = args
         read = {} if returns else {"read": "*"}
         init, given = ((rest or [GPT2_SPLIT_PATTERN]) if regex_style else []), [text, vocab_size]
-        if sized:
-            init, given = [vocab_size], [text]
+        if sized:  # `listed`: train(texts) takes a list of texts, handed the one
+            init, given = [vocab_size], [[text] if listed else text]
         reply = object_call(sandbox, cls, deadline, rule, init=wired(init), call=[method, wired(given)], **read)
         if reply.kind == "ok" and not returns:
             kept = reply.value.get(attrs.merges) if isinstance(reply.value, dict) else None
@@ -400,9 +415,9 @@ def missing_argument(reply):
 def probe_train(sandbox, deadline):
     """probe(cls, init, method): the attributes a minbpe-style class has after training once (or,
     with returned=True, what the training call returned)."""
-    def probe(cls, init, method, returned=False, sized=False):
+    def probe(cls, init, method, returned=False, sized=False, listed=False):
         read = {} if returned else {"read": "*"}
-        given = [TRAIN_PROBE[0]] if sized else list(TRAIN_PROBE)
+        given = [[TRAIN_PROBE[0]] if listed else TRAIN_PROBE[0]] if sized else list(TRAIN_PROBE)
         call = {"call": [method, wired(given)]} if method else {}  # none: a fresh object's attributes
         reply = object_call(sandbox, cls, deadline, init=wired(init), **call, **read)
         return reply.value if reply.kind == "ok" else None
