@@ -22,7 +22,6 @@ import sys
 import types
 from pathlib import Path
 
-
 HERE = Path(os.path.realpath(__file__)).parent
 REFERENCE_ROOTS = ("bpe_ref", "tiktoken", "tiktoken_ext", "minbpe")
 NO_OP_MODULES = ("bpe_ref.grade", "bpe_ref.course.viewer", "bpe_ref.course.plots", "bpe_ref.course.workbook",
@@ -217,11 +216,12 @@ class Worker:
         an import of a package it never uses), with the cell's imports, so that they are graded as
         written. Nothing else of the cell runs again."""
         tree = ast.parse(source, filename)
-        unreached = [node for node in tree.body if isinstance(node, DEFINITIONS) and not self.made_here(node, filename)]
+        unreached = [node for node in tree.body
+                     if isinstance(node, DEFINITIONS) and not self.made_here(node, filename)]
         if not unreached:
             return []
         imports = [[node] for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
-        for body in imports + [[node] for node in unreached]:  # each on its own: one failure must not keep the rest away
+        for body in imports + [[node] for node in unreached]:  # each alone: one failure must not keep the rest away
             self.execute(compile(ast.Module(body=body, type_ignores=[]), filename, "exec"), seconds)
         return [node.name for node in unreached if self.made_here(node, filename)]
 

@@ -97,8 +97,9 @@ def role(method, params):
     return None
 
 
+# a train method's second parameter so named is no vocab size
 NOT_A_SIZE = ("verbose", "debug", "log", "print", "show", "quiet", "progress", "stop", "early", "plot", "save",
-              "special", "pattern", "regex", "path", "file", "dir", "epoch", "batch", "label", "rate")  # a train method's second parameter so named
+              "special", "pattern", "regex", "path", "file", "dir", "epoch", "batch", "label", "rate")
 
 
 def sized_by(param):
@@ -225,7 +226,7 @@ def find_mappings(defined, probe, split=None, keeps=None):
         if runs and len(init) >= 2 and names_a_path(init[0].lower()) and "vocab" in init[1].lower():
             found.append(trainer_class_mapping(cls, runs, init))
         elif (reads := file_trainer(methods)) and init and names_a_size(init[0]) and required <= 2:
-            found.append(sized_trainer_class_mapping(cls, reads, init))  # Cls(vocab_size, special_tokens).train(input_path)
+            found.append(sized_trainer_class_mapping(cls, reads, init))  # Cls(vocab_size, ...).train(input_path)
     for name, names in trainer_functions(defined):
         found.append(train_bpe_mapping(name, names))
     for cls, (methods, required) in classes.items():  # train_bpe as a method: Tokenizer(...).train_bpe(input_path, ...)

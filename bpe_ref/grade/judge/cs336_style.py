@@ -148,6 +148,18 @@ def trainer_class_mapping(cls, method, init):
     return Mapping(f"{cls}.{method}", "train_regex", words, call, pattern=GPT2_SPLIT_PATTERN)
 
 
+def returned_or_kept(sandbox, cls, deadline, rule, request, specials):
+    """A trainer method's (vocab, merges) in the course's merges: what the call returns, or, when it
+    returns None, what the object keeps after it."""
+    reply = object_call(sandbox, cls, deadline, rule, **request)
+    if reply.kind == "ok" and reply.value is None:  # it keeps what it learned
+        reply = object_call(sandbox, cls, deadline, rule, read="*", **request)
+        reply.value = kept_tables(reply.value) if reply.kind == "ok" else reply.value
+    if reply.kind == "ok":
+        reply.value = merges_from_bytes(reply.value, specials)
+    return reply
+
+
 def sized_trainer_class_mapping(cls, method, init):
     """A trainer class made with the size, Cls(vocab_size, special_tokens), whose method reads the
     text from a file, train(input_path): what it returns, (vocab, merges), or else what it keeps."""
@@ -156,13 +168,7 @@ def sized_trainer_class_mapping(cls, method, init):
     def call(sandbox, args, deadline, rule):
         specials, (text, size, *rest) = trainer_arguments(*args[:2], takes_specials)
         request = dict(init=wired([size, *rest]), call=[method, wired([text])], call_file=True)
-        reply = object_call(sandbox, cls, deadline, rule, **request)
-        if reply.kind == "ok" and reply.value is None:  # it keeps what it learned
-            reply = object_call(sandbox, cls, deadline, rule, read="*", **request)
-            reply.value = kept_tables(reply.value) if reply.kind == "ok" else reply.value
-        if reply.kind == "ok":
-            reply.value = merges_from_bytes(reply.value, specials)
-        return reply
+        return returned_or_kept(sandbox, cls, deadline, rule, request, specials)
     words = f"{cls}(vocab_size + 1, [{CS336_SPECIAL!r}]).{method}(a file holding the text)" if takes_specials \
         else f"{cls}(vocab_size).{method}(a file holding the text)"
     return Mapping(f"{cls}.{method}", "train_regex", words, call, pattern=GPT2_SPLIT_PATTERN)
@@ -183,13 +189,7 @@ def trainer_method_mapping(cls, method, params, init):
         specials, given = trainer_arguments(*args[:2], takes_specials)
         init_args = [specials if value is SPECIALS else value for value in made]
         request = dict(init=wired(init_args), call=[method, wired(given)], call_file=True)
-        reply = object_call(sandbox, cls, deadline, rule, **request)
-        if reply.kind == "ok" and reply.value is None:  # it keeps what it learned
-            reply = object_call(sandbox, cls, deadline, rule, read="*", **request)
-            reply.value = kept_tables(reply.value) if reply.kind == "ok" else reply.value
-        if reply.kind == "ok":
-            reply.value = merges_from_bytes(reply.value, specials)
-        return reply
+        return returned_or_kept(sandbox, cls, deadline, rule, request, specials)
     words = f"{cls}({', '.join(init)}).{method}(a file holding the text, vocab_size + 1, [{CS336_SPECIAL!r}])" \
         if takes_specials else f"{cls}({', '.join(init)}).{method}(a file holding the text, vocab_size)"
     return Mapping(f"{cls}.{method}", "train_regex", words, call, pattern=GPT2_SPLIT_PATTERN)

@@ -56,7 +56,8 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
             kept = attrs.found and attrs.merges in seen and shape_of(seen[attrs.merges]) is not None
             # train returns the merges instead of keeping them: graded on what it returns
             returns = not kept and is_pair_dict(probe(cls, init_args, method, returned=True, **sized_kw))
-            if not returns and not kept and not {"encode", "decode"} <= set(roles) and not unfinished_train(seen, attrs):
+            if not returns and not kept and not {"encode", "decode"} <= set(roles) \
+                    and not unfinished_train(seen, attrs):
                 return []  # trains something, but not pairs of ids: not a tokenizer
         trains = method
     if seen is None and not bare and ({"encode", "decode"} & set(roles)):  # no training ran: where would it keep them?
