@@ -96,8 +96,8 @@ def split_finder(sandbox, deadline):
             found = trained or encoded
             if found:
                 return found, f"it splits as {CANDIDATES[found]} does, whatever pattern it is given"
-            if NO_SPLIT in (trained, encoded):  # one character a chunk, yet it merged across them
-                return IGNORED, "it does not split the text, whatever pattern it is given"
+            if trained == NO_SPLIT and encoded in (NO_SPLIT, None):  # one character a chunk, yet it trained
+                return IGNORED, "it does not split the text, whatever pattern it is given"  # across them
             return NO_SPLIT, ""
         return choose(cls, trained, encoded)
     return find
