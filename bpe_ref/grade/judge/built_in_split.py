@@ -96,8 +96,10 @@ def split_finder(sandbox, deadline):
             found = trained or encoded
             if found:
                 return found, f"it splits as {CANDIDATES[found]} does, whatever pattern it is given"
-            if trained == NO_SPLIT and encoded in (NO_SPLIT, None):  # one character a chunk, yet it trained
-                return IGNORED, "it does not split the text, whatever pattern it is given"  # across them
+            # one character a chunk, yet it trained across them: no split at all, unless its name says
+            # regex (then it is a regex tokenizer that fails to split, as choose() reads such a class)
+            if trained == NO_SPLIT and encoded in (NO_SPLIT, None) and "regex" not in cls.lower():
+                return IGNORED, "it does not split the text, whatever pattern it is given"
             return NO_SPLIT, ""
         return choose(cls, trained, encoded)
     return find
