@@ -495,8 +495,7 @@ def not_loaded(sandbox, cells, needed=frozenset()):
         shown = f" (`{text}`)" if text else ""
         also = f"; left ungraded: {', '.join(left)}" if left else ""
         after = report.get("defined_after") or []
-        made = f"; the functions and classes after that line were still made, and graded: {', '.join(after)}"
-        also += made if after else ""
+        also += f"; the functions after that line were still made, and graded: {', '.join(after)}" if after else ""
         also += f"; not defined, but no function reads it: {', '.join(demo)}" if demo else ""
         notes.append(f"not loaded: {where}{shown}: {what}{also}")
     return notes

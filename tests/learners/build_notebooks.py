@@ -392,7 +392,7 @@ NOTEBOOKS = {
            "expect: get_stats pass, merge pass, encode pass, decode pass\n"
            "file: not passed\n"
            "shows: encode the course's merges and vocab set as the module-level `merges` and `vocab` it reads\n"
-           "shows: notes the functions and classes after that line were still made, and graded: decode"),
+           "shows: notes the functions after that line were still made, and graded: decode"),
         GET_STATS,
         MERGE,
         READ_DATA,
@@ -484,51 +484,6 @@ NOTEBOOKS = {
            'file: not passed'),
         HF_DOWNLOAD, HF_COUNTS, HF_HELPERS, HF_TRAINING,
         HF_TOKENIZE.replace("in merges.items():", "in sorted(merges.items()):"),
-    ]),
-    "good_notebook_class_after_missing_import.ipynb": ({}, [
-        Md("# Right: the cell that defines the tokenizer class first imports a package it never uses, which is "
-           "not installed where it is graded. The class is still made from that cell, with the cell's other "
-           "imports, and graded as written; the note names the failed import.\n\n"
-           "expect: Tokenizer.train pass, Tokenizer.encode pass, Tokenizer.decode pass, Tokenizer.join pass\n"
-           "shows: notes the functions and classes after that line were still made, and graded: Tokenizer"),
-        "import not_a_package_anywhere  # a leftover of another experiment\nimport regex\n\n\n"
-        "class Tokenizer:\n"
-        "    def __init__(self):\n"
-        "        self.merges, self.vocab = {}, {i: bytes([i]) for i in range(256)}\n\n"
-        "    def train(self, text, vocab_size):\n"
-        "        ids = list(text.encode('utf-8'))\n"
-        "        self.merges, self.vocab = {}, {i: bytes([i]) for i in range(256)}\n"
-        "        for idx in range(256, vocab_size):\n"
-        "            counts = {}\n"
-        "            for pair in zip(ids, ids[1:]):\n"
-        "                counts[pair] = counts.get(pair, 0) + 1\n"
-        "            if not counts:\n"
-        "                break\n"
-        "            pair = max(counts, key=counts.get)\n"
-        "            ids = self.join(ids, pair, idx)\n"
-        "            self.merges[pair] = idx\n"
-        "            self.vocab[idx] = self.vocab[pair[0]] + self.vocab[pair[1]]\n\n"
-        "    @staticmethod\n"
-        "    def join(ids, pair, idx):\n"
-        "        out, i = [], 0\n"
-        "        while i < len(ids):\n"
-        "            if i + 1 < len(ids) and (ids[i], ids[i + 1]) == pair:\n"
-        "                out.append(idx)\n"
-        "                i += 2\n"
-        "            else:\n"
-        "                out.append(ids[i])\n"
-        "                i += 1\n"
-        "        return out\n\n"
-        "    def encode(self, text):\n"
-        "        ids = list(text.encode('utf-8'))\n"
-        "        while len(ids) >= 2:\n"
-        "            pair = min(zip(ids, ids[1:]), key=lambda p: self.merges.get(p, float('inf')))\n"
-        "            if pair not in self.merges:\n"
-        "                break\n"
-        "            ids = self.join(ids, pair, self.merges[pair])\n"
-        "        return ids\n\n"
-        "    def decode(self, ids):\n"
-        "        return b''.join(self.vocab[i] for i in ids).decode('utf-8', errors='replace')",
     ]),
 }
 

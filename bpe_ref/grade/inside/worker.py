@@ -28,7 +28,6 @@ NO_OP_MODULES = ("bpe_ref.grade", "bpe_ref.course.viewer", "bpe_ref.course.plots
                  "bpe_ref.viewer", "bpe_ref.plots", "bpe_ref.workbook")  # the helpers cells use (old paths too): harmless
 USED = []  # reference objects touched during the current call
 FILE_LIMIT = 1_000_000  # bytes of a learner's file the parent carries from one process to the next
-DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)  # made again after their cell raised
 
 
 def _load_file(path, name):
@@ -211,17 +210,16 @@ class Worker:
         return report
 
     def define_the_rest(self, source, filename, seconds):
-        """After a cell raised: make the functions and classes it had not reached yet (the cell that
-        builds `vocab` from merges a missing data file never made, then defines decode; a class after
-        an import of a package it never uses), with the cell's imports, so that they are graded as
-        written. Nothing else of the cell runs again."""
+        """After a cell raised: make the functions it had not reached yet (the cell that builds
+        `vocab` from merges a missing data file never made, then defines decode), with the
+        cell's imports, so that they are graded as written. Nothing else of the cell runs again."""
         tree = ast.parse(source, filename)
-        unreached = [node for node in tree.body
-                     if isinstance(node, DEFINITIONS) and not self.made_here(node, filename)]
+        unreached = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                     and not self.made_here(node, filename)]
         if not unreached:
             return []
         imports = [[node] for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
-        for body in imports + [[node] for node in unreached]:  # each alone: one failure must not keep the rest away
+        for body in imports + [unreached]:  # each import on its own: one missing package must not keep the rest away
             self.execute(compile(ast.Module(body=body, type_ignores=[]), filename, "exec"), seconds)
         return [node.name for node in unreached if self.made_here(node, filename)]
 
@@ -230,17 +228,8 @@ class Worker:
         return self.run(lambda: calling.invoke(lambda: exec(code, self.ns), seconds, self.label_of))
 
     def made_here(self, node, filename):
-        """Whether the namespace holds the function or class `node` defines, made from this very cell
-        (a class: one of its own functions' code comes from the lines it spans)."""
-        made = self.ns.get(node.name)
-        if isinstance(node, ast.ClassDef):
-            if not isinstance(made, type):
-                return False
-            codes = [getattr(getattr(v, "__func__", v), "__code__", None) for v in vars(made).values()]
-            codes = [c for c in codes if c is not None]
-            return not codes or any(c.co_filename == filename and node.lineno <= c.co_firstlineno <= node.end_lineno
-                                    for c in codes)
-        code = getattr(made, "__code__", None)
+        """Whether the namespace holds the function `node` defines, made from this very cell."""
+        code = getattr(self.ns.get(node.name), "__code__", None)
         first = min([node.lineno] + [d.lineno for d in node.decorator_list])
         return code is not None and code.co_filename == filename and first <= code.co_firstlineno <= node.lineno
 
