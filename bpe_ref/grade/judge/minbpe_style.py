@@ -53,7 +53,7 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
             if not_bytes:
                 return [Mapping(f"{cls}.{method}", "not_byte_level", not_bytes, None)]
             attrs = find_state(seen)
-            kept = attrs.found and attrs.merges in seen and shape_of(seen[attrs.merges]) is not None
+            kept = holds_merges(seen, attrs)
             # train returns the merges instead of keeping them: graded on what it returns
             returns = not kept and is_pair_dict(probe(cls, init_args, method, returned=True, **sized_kw))
             if not returns and not kept and not {"encode", "decode"} <= set(roles) \
@@ -70,9 +70,8 @@ def minbpe_class(cls, roles, init, probe, regex_style, extra=(), sized=False, sp
                                lambda merges: values_for(attrs, merges, ranked_vocab(merges)), sized=sized,
                                returns=returns, pattern=CHARACTERS_PATTERN if regex_style else None, bare=bare)
         told = f" ({told})" if built_in or built_in is IGNORED else ""
-    splits, pattern = regex_style or bool(built_in), built_in or None
-    if built_in is IGNORED:  # Cls(pattern) that never splits (minbpe's BasicTokenizer with an unused pattern)
-        splits, built_in = False, NO_SPLIT
+    # IGNORED: Cls(pattern) that never splits (minbpe's BasicTokenizer with an unused pattern)
+    splits, pattern = (regex_style and built_in is not IGNORED) or bool(built_in), built_in or None
     if trains:
         method = trains
         exercise = "train_regex" if splits else "train"
@@ -201,6 +200,11 @@ def unreadable_state(mappings, seen, attrs):
     return out
 
 
+def holds_merges(attributes, state):
+    """Whether a trained object's attributes hold merges of a known shape where `state` says."""
+    return state.found and state.merges in attributes and shape_of(attributes[state.merges]) is not None
+
+
 def unfinished_train(seen, attrs):
     """Whether training left an empty `merges` where the class keeps them (minbpe's skeleton, its
     train never finished): a tokenizer's trainer that learns nothing, graded as one."""
@@ -210,9 +214,7 @@ def unfinished_train(seen, attrs):
 def learned(attributes):
     """Whether a trained object's attributes hold something learned: merges of some shape, or
     merges of strings (a word-level BPE, which not_byte_level names)."""
-    state = find_state(attributes)
-    return bool(not_byte_level(attributes)) or (state.found and state.merges in attributes
-                                                and shape_of(attributes[state.merges]) is not None)
+    return bool(not_byte_level(attributes)) or holds_merges(attributes, find_state(attributes))
 
 
 def minbpe_train(cls, method, regex_style, attrs, returns=False, sized=False, listed=False):

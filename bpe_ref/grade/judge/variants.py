@@ -18,6 +18,7 @@ from ...formats.gpt2_files import bytes_to_unicode
 from .diagnosis import is_pair_dict
 from .display import show
 from .shapes import Malformed
+from .exercises.w06_encoding import ranked_vocab
 from .exercises.w07_regex_splitting import chunk_ids
 
 MERGES_WORDS = ("merge", "rank")  # a decode parameter so named takes merges, not a vocab
@@ -209,7 +210,7 @@ class VocabAndMerges(Layout):
 
     def call(self, args, rule=None, **how):
         text, merges = args
-        vocab = vocab_of(dict(sorted(merges.items(), key=lambda item: item[1])))  # built in rank order
+        vocab = ranked_vocab(merges)
         return self.caller.call((text, *((vocab, merges) if self.vocab_first else (merges, vocab))), rule, **how)
 
 
