@@ -10,6 +10,7 @@ from pathlib import Path
 from .judge import exercises
 from .inside.calling import OUTPUT_LIMIT
 from .judge.behaviour import CLASS_HELPERS, MethodCaller, find_by_behaviour
+from .judge.word_level import grade_word_level
 from .judge.classes import grade_classes
 from .judge.diagnosis import not_byte_level
 from .judge.display import call_text, show
@@ -186,6 +187,7 @@ def grade_loaded(sandbox, cells, metadata, loaded, timeout, notes=None):
     if loaded:
         results.update({r.name: r for r in ModuleStyle.missing(metadata.get("exercises", []), results)})
         results.update(grade_classes(sandbox, timeout, notes))  # tokenizer classes, CS336's train_bpe
+        results.update(grade_word_level(sandbox, sandbox.defined, results, timeout))  # BPE(corpus, vocab_size)
         results.update({name: row for name, row in unmade_classes(sandbox, cells).items() if name not in results})
         given = {name for cell in cells for name in cell["given"]}  # the course's own helpers and demos
         given |= {name for cell in cells if cell.get("course") for name in bound_names(cell["source"])}

@@ -108,3 +108,8 @@ def _items(mapping, limit, head=None):
         shown.append(piece)
     more = len(items) - len(shown)
     return "{" + ", ".join(shown) + (f", ... {len(items)} items" if more else "") + "}"
+
+
+def times(count):
+    """'once', 'twice', '3 times': how often a pair occurs, in words."""
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")

@@ -1,0 +1,373 @@
+"""Word-level BPE classes graded in their own terms: the Hugging Face course's BPE(corpus,
+vocab_size), whose train keeps word counts, splits {word: [symbols]} and merges of strings on self.
+
+Their merges pair strings, so no byte-level exercise fits them. Each part is checked against the
+class's own conventions (its end-of-word marker, its order among tied pairs) instead: train
+against a replay of its merges over the same words, each merge the most frequent pair left; the
+pair counter and the merge against the splits they are handed; tokenize against the class's own
+merges. The expected values are computed here, in the grader's process.
+"""
+
+import dataclasses
+from collections import Counter
+
+from .display import show, times
+from .engine import Result
+from .shapes import object_call, wired
+from ..walls.sandbox import exercise_deadline
+
+# words of a few letters, often repeated: pairs to spare for every reading of the size below
+LINES = ["low lower lowest slow slower snow snows", "newer newest wider widest tower towers",
+         "stone stones store stores rose roses nose", "low slow snow lower newest wider stone rose",
+         "wise wiser wisest stew stews west wests"]
+SIZE = 30  # a vocab size or a number of merges: either way some merges, never more than the words allow
+TOKENIZE_TEXT = "lower snows wisest towers slowest"  # words from training and one that is not
+TEXT_WORDS = ("text", "corpus", "data", "doc", "sentence", "line", "word", "train")
+SIZE_WORDS = ("size", "merge", "num", "iter", "step")
+TRAIN_NAMES = ("train", "fit", "learn")
+ENCODE_NAMES = ("tokenize", "encode")
+
+
+def word_counts():
+    return Counter(word for line in LINES for word in line.split())
+
+
+def corpus_forms():
+    """The corpus as a trainer may take it: a list of texts, one text, a list of word lists."""
+    return [("a list of texts", LINES), ("one text", "\n".join(LINES)),
+            ("a list of word lists", [line.split() for line in LINES])]
+
+
+# ---------------------------------------------------------------------------- the reference
+
+def pair_counts(splits, counts):
+    """How often each adjacent pair of symbols occurs, each word weighted by its count."""
+    pairs = Counter()
+    for word, symbols in splits.items():
+        for pair in zip(symbols, symbols[1:]):
+            pairs[pair] += counts.get(word, 0)
+    return {pair: n for pair, n in pairs.items() if n}
+
+
+def merge_symbols(symbols, pair):
+    """The symbols with each occurrence of `pair`, left to right, joined into one."""
+    out, i = [], 0
+    while i < len(symbols):
+        if i + 1 < len(symbols) and (symbols[i], symbols[i + 1]) == pair:
+            out.append(symbols[i] + symbols[i + 1])
+            i += 2
+        else:
+            out.append(symbols[i])
+            i += 1
+    return out
+
+
+def first_split(word, marker):
+    return list(word) + ([marker] if marker else [])
+
+
+# ---------------------------------------------------------------------------- what training left
+
+@dataclasses.dataclass
+class WordState:
+    """Where a trained word-level class keeps what it learned, and how it spells a word."""
+
+    merges_name: str
+    merges: list  # (a, b) in merge order
+    joined: dict  # {(a, b): what it stored for the merge}, when merges are a dict
+    splits_name: str = None
+    splits: dict = None
+    counts_name: str = None
+    counts: dict = None
+    marker: str = ""
+
+
+def _string_pairs(value):
+    if isinstance(value, dict):
+        keys = list(value)
+    elif isinstance(value, list):
+        keys = value
+    else:
+        return None
+    if all(isinstance(k, tuple) and len(k) == 2 and all(isinstance(s, str) for s in k) for k in keys):
+        return keys
+    return None
+
+
+def find_word_state(attributes):
+    """The WordState of a trained object's attributes, or None when it is no word-level BPE: merges
+    of strings (or an empty table named for merges) beside splits {word: [symbols]}."""
+    merges_name = splits_name = counts_name = None
+    for name, value in attributes.items():
+        if not isinstance(name, str):
+            continue
+        pairs = _string_pairs(value)
+        if pairs is not None and (pairs or "merge" in name.lower()) and merges_name is None:
+            merges_name = name
+        elif isinstance(value, dict) and value and all(
+                isinstance(k, str) and isinstance(v, list) and all(isinstance(s, str) for s in v)
+                for k, v in value.items()):
+            splits_name = splits_name or name
+        elif isinstance(value, dict) and value and all(isinstance(k, str) and type(v) is int for k, v in value.items()) \
+                and any(w in name.lower() for w in ("freq", "count")):
+            counts_name = counts_name or name
+    if merges_name is None or splits_name is None:
+        return None
+    value = attributes[merges_name]
+    state = WordState(merges_name, list(_string_pairs(value)), value if isinstance(value, dict) else None,
+                      splits_name, attributes[splits_name], counts_name,
+                      attributes.get(counts_name) if counts_name else None)
+    state.marker = marker_of(state.splits)
+    return state if state.marker is not None else None
+
+
+def marker_of(splits):
+    """The end-of-word marker each word's symbols spell after the word ('</w>'), '' for none, or
+    None when the words are not all spelt the same way."""
+    markers = set()
+    for word, symbols in splits.items():
+        joined = "".join(symbols)
+        if not joined.startswith(word):
+            return None
+        markers.add(joined[len(word):])
+    return markers.pop() if len(markers) == 1 else None
+
+
+# ---------------------------------------------------------------------------- judging train
+
+def replay(state, counts):
+    """None when each of the state's merges is a most frequent pair of what is left (any of several
+    tied), stored as its two symbols joined, and the splits are what they build; else what differs."""
+    splits = {word: first_split(word, state.marker) for word in counts}
+    for k, pair in enumerate(state.merges, 1):
+        pairs = pair_counts(splits, counts)
+        best = max(pairs.items(), key=lambda item: item[1], default=None)
+        if pair not in pairs:
+            return f"merge #{k} is {pair!r}, which does not occur in the words at that point"
+        if pairs[pair] < best[1]:
+            return (f"merge #{k} picked {pair!r}, which occurs {times(pairs[pair])}, but {best[0]!r} "
+                    f"occurs {times(best[1])}")
+        stored = state.joined.get(pair) if state.joined is not None else None
+        if isinstance(stored, (str, tuple, list)) and stored != pair[0] + pair[1]:
+            return f"merge #{k}, {pair!r}, is stored as {show(stored)}, not the symbol it makes, {pair[0] + pair[1]!r}"
+        splits = {word: merge_symbols(symbols, pair) for word, symbols in splits.items()}
+    if not state.merges and pair_counts(splits, counts):
+        top = max(pair_counts(splits, counts).items(), key=lambda item: item[1])
+        return f"it made no merges: .{state.merges_name} is empty after training, though {top[0]!r} occurs {times(top[1])}"
+    wrong = next((w for w in counts if w in state.splits and state.splits[w] != splits[w]), None)
+    if wrong is not None:
+        return (f".{state.splits_name}[{wrong!r}] is {show(state.splits[wrong])} after training, but its own "
+                f"merges make {show(splits[wrong])}")
+    return None
+
+
+def _passed(name, exercise, how):
+    return Result(name, "pass", "ok", {"exercise": how, "course": exercise})
+
+
+def _failed(name, exercise, how, message, call):
+    return Result(name, "fail", message, {"exercise": how, "course": exercise, "call": call})
+
+
+def _raised(reply):
+    raised = reply.info.get("raised") or {}
+    where = f" ({raised['where']})" if raised.get("where") else ""
+    return f"raised {raised.get('type', 'an exception')}: {raised.get('message', '')}{where}"
+
+
+# ---------------------------------------------------------------------------- the class's parts
+
+@dataclasses.dataclass
+class Trained:
+    """A way to train the class that worked: its constructor's and train method's arguments."""
+
+    cls: str
+    train: str
+    init: list
+    given: list
+    corpus: str  # the corpus form, in words
+    state: WordState
+
+    @property
+    def call(self):
+        """The training call in words, the corpus named, not spelt out."""
+        def spelt(args):
+            return ", ".join("corpus" if isinstance(a, (list, str)) else repr(a) for a in args)
+        return f"{self.cls}({spelt(self.init)}).{self.train}({spelt(self.given)})"
+
+
+def arguments(params, corpus, required=None):
+    """The arguments for `params` (their names), each a text or a size; those after the first that is
+    neither are left to their defaults, unless `required` says they are needed (then None)."""
+    args = []
+    for param in params:
+        lowered = param.lower()
+        if any(w in lowered for w in SIZE_WORDS):
+            args.append(SIZE)
+        elif any(w in lowered for w in TEXT_WORDS):
+            args.append(corpus)
+        else:
+            return args if required is None or len(args) >= required else None
+    return args
+
+
+def train_method(methods):
+    return next((m for m in methods if m.lower().lstrip("_").startswith(TRAIN_NAMES)), None)
+
+
+def train_word_level(sandbox, cls, methods, required, deadline):
+    """The first way of training `cls` on the corpus that leaves a word-level state, or None."""
+    train = train_method(methods)
+    if train is None:
+        return None
+    init_params = methods.get("__init__", [])[:max(required, 0)]
+    for words, corpus in corpus_forms():
+        init, given = arguments(init_params, corpus, required), arguments(methods[train], corpus)
+        if init is None or given is None or corpus not in (*init, *given):
+            continue
+        reply = object_call(sandbox, cls, deadline, init=wired(init), call=[train, wired(given)], read="*")
+        state = find_word_state(reply.value) if reply.kind == "ok" and isinstance(reply.value, dict) else None
+        if state is not None:
+            return Trained(cls, train, init, given, words, state)
+    return None
+
+
+def grade_train(sandbox, trained, how):
+    name = f"{trained.cls}.{trained.train}"
+    counts = word_counts()
+    wrong = replay(trained.state, counts)
+    if wrong is None and trained.state.counts is not None and set(trained.state.counts) == set(counts) \
+            and dict(trained.state.counts) != dict(counts):
+        word = next(w for w in counts if trained.state.counts[w] != counts[w])
+        wrong = f".{trained.state.counts_name}[{word!r}] is {trained.state.counts[word]}, but the corpus has it {times(counts[word])}"
+    if wrong is None:
+        return _passed(name, "train", how)
+    return _failed(name, "train", how, f"{trained.call}: {wrong}", trained.call)
+
+
+def state_set(trained, splits):
+    """The attributes that hand a pair counter or a merge `splits`, with the corpus's word counts."""
+    out = {trained.state.splits_name: splits}
+    if trained.state.counts_name:
+        out[trained.state.counts_name] = dict(word_counts())
+    return out
+
+
+def halfway(trained):
+    """The corpus's words after the first merges a right trainer makes: symbols of several letters."""
+    counts = word_counts()
+    splits = {w: first_split(w, trained.state.marker) for w in counts}
+    for _ in range(4):
+        pairs = pair_counts(splits, counts)
+        pair = max(sorted(pairs), key=pairs.get)
+        splits = {w: merge_symbols(s, pair) for w, s in splits.items()}
+    return splits
+
+
+def grade_counter(sandbox, trained, method, deadline, how):
+    """A method that counts pairs over the splits and word counts kept on self, taking nothing."""
+    splits = halfway(trained)
+    reply = object_call(sandbox, trained.cls, deadline, init=wired(trained.init),
+                        set=wired(state_set(trained, splits)), call=[method, wired([])])
+    if reply.kind != "ok" or _string_pairs(reply.value) is None or not isinstance(reply.value, dict):
+        return None
+    name, expected = f"{trained.cls}.{method}", pair_counts(splits, dict(word_counts()))
+    got = {pair: n for pair, n in reply.value.items() if n}
+    if got == expected:
+        return _passed(name, "get_stats", how)
+    pair = next(p for p in sorted(set(expected) | set(got), key=repr) if got.get(p) != expected.get(p))
+    return _failed(name, "get_stats", how, f"{name}() over the words after 4 merges counted {pair!r} "
+                   f"{times(got.get(pair, 0))}, but it occurs {times(expected.get(pair, 0))} (each word counted as "
+                   f"often as it occurs)", f"{name}()")
+
+
+def grade_merge(sandbox, trained, method, params, deadline, how):
+    """A method that merges one pair in the splits kept on self: merge(pair) or merge(a, b)."""
+    splits = halfway(trained)
+    pairs = pair_counts(splits, dict(word_counts()))
+    pair = max(sorted(pairs), key=pairs.get)
+    given = [pair] if len(params) == 1 else list(pair)
+    reply = object_call(sandbox, trained.cls, deadline, init=wired(trained.init),
+                        set=wired(state_set(trained, splits)), call=[method, wired(given)], read="*")
+    name = f"{trained.cls}.{method}"
+    call = f"{name}({show(given)[1:-1]})"
+    if reply.kind == "raised":
+        return _failed(name, "merge", how, f"{call} {_raised(reply)}", call) if "merge" in method.lower() else None
+    if reply.kind != "ok" or not isinstance(reply.value, dict):
+        return None
+    got = reply.value.get(trained.state.splits_name)
+    if got == splits:  # nothing changed: a helper of another kind, unless named for merging
+        return _failed(name, "merge", how, f"{call} left .{trained.state.splits_name} as it was", call) \
+            if "merge" in method.lower() or "update" in method.lower() else None
+    expected = {w: merge_symbols(s, pair) for w, s in splits.items()}
+    if got == expected:
+        return _passed(name, "merge", how)
+    if not isinstance(got, dict):
+        return None
+    word = next((w for w in expected if got.get(w) != expected[w]), None)
+    return _failed(name, "merge", how, f"{call} made .{trained.state.splits_name}[{word!r}] {show(got.get(word))}, "
+                   f"but merging {pair!r} left to right makes {show(expected[word])}", call)
+
+
+def grade_tokenize(sandbox, trained, method, deadline, how):
+    """tokenize(text) after the class's own training: each word spelt as training spells it, its own
+    merges applied in their order."""
+    reply = object_call(sandbox, trained.cls, deadline, init=wired(trained.init),
+                        steps=[[trained.train, wired(trained.given)]], call=[method, wired([TOKENIZE_TEXT])])
+    if reply.kind != "ok":
+        return None
+    got = reply.value
+    if isinstance(got, list) and got and all(isinstance(g, list) for g in got):
+        got = [s for word in got for s in word]
+    if not (isinstance(got, list) and all(isinstance(s, str) for s in got)):
+        return None  # ids, or something of its own: not judged here
+    expected = []
+    for word in TOKENIZE_TEXT.split():
+        symbols = first_split(word, trained.state.marker)
+        for pair in trained.state.merges:
+            symbols = merge_symbols(symbols, pair)
+        expected += symbols
+    name = f"{trained.cls}.{method}"
+    if got == expected:
+        return _passed(name, "encode", how)
+    at = next((i for i, (e, g) in enumerate(zip(expected, got)) if e != g), min(len(expected), len(got)))
+    call = f"{name}({TOKENIZE_TEXT!r})"
+    return _failed(name, "encode", how, (
+        f"after {trained.call}, {call} differs from its own merges applied in order to each word, spelt as "
+        f"training spells it (ending in {trained.state.marker!r}): they first differ at token {at}: expected "
+        f"{show(expected[at:at + 1])[1:-1] or 'the end'}, got {show(got[at:at + 1])[1:-1] or 'the end'} "
+        f"(the tokens before it: {show(expected[max(0, at - 5):at])})"), call)
+
+
+def grade_word_level(sandbox, defined, results, timeout):
+    """{learner name: Result} for the word-level BPE classes among the submission's classes that
+    nothing else graded."""
+    graded = {name.split(".")[0] for name in results}
+    out = {}
+    for cls, info in defined.items():
+        methods = info.get("methods")
+        if not methods or cls in graded or info.get("inherited"):
+            continue
+        deadline = exercise_deadline(timeout)
+        trained = train_word_level(sandbox, cls, methods, info.get("init_required") or 0, deadline)
+        if trained is None:
+            continue
+        how = (f"graded as word-level BPE in its own terms: trained as {trained.call}, the corpus {LINES[0]!r}... "
+               f"({len(LINES)} lines, {sum(word_counts().values())} words) as {trained.corpus}; its merges pair strings, so each part is checked against its own merges, "
+               f"splits and end-of-word marker {trained.state.marker!r}")
+        out[f"{cls}.{trained.train}"] = grade_train(sandbox, trained, how)
+        for method, params in methods.items():
+            if method in ("__init__", trained.train):
+                continue
+            lowered = method.lower().lstrip("_")
+            if not params:
+                found = grade_counter(sandbox, trained, method, exercise_deadline(timeout), how)
+            elif len(params) in (1, 2) and not lowered.startswith(ENCODE_NAMES + ("decode",)):
+                found = grade_merge(sandbox, trained, method, params, exercise_deadline(timeout), how)
+            elif len(params) == 1 and lowered.startswith(ENCODE_NAMES):
+                found = grade_tokenize(sandbox, trained, method, exercise_deadline(timeout), how)
+            else:
+                found = None
+            if found is not None:
+                out[found.name] = found
+    return out
