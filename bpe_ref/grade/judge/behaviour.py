@@ -20,7 +20,7 @@ from .classes import role, trains_from_file
 from .display import show
 from .shapes import object_call, wired
 from .variants import (OVER_IDS_PROBES, TRAINER_WORDS, ChunksOfOne, CorpusOfOne, FlatIds, MergesForVocab, OverIds,
-                       PreTokenized, Reordered, ReturnsMerges, SymbolsEncode, WordFreqs, CountsGiven, hf_tables,
+                       PreTokenized, Reordered, ReturnsMerges, SymbolsEncode, TopPair, WordFreqs, CountsGiven, hf_tables,
                        splits_layouts, symbols_merge, takes_merges, word_merge, word_table)
 from ..walls.sandbox import SandboxCaller
 from ...core.patterns import GPT4_SPLIT_PATTERN
@@ -42,7 +42,7 @@ COVERED_BY = {"encode": ("encode_ordinary", "encode_special"), "train": ("train_
 OTHER_ORDER_WORDS = ("shuffl", "permut")
 # what a byte-level design graded already does: a merge over one word's symbols beside it is its helper
 BYTE_LEVEL = frozenset({"train", "train_regex", "train_incremental", "encode_ordinary", "encode_special"})
-STATS_LAYOUTS = (CorpusOfOne, WordFreqs)  # pairs counted over a list of id lists, or over {word: count}
+STATS_LAYOUTS = (CorpusOfOne, WordFreqs, TopPair)  # pairs counted over id lists, or {word: count}; the top pair
 PROBE_CASES = 8  # edge cases tried per exercise: enough to tell get_stats from a Counter
 SHOWN = 50  # characters of an input or answer in a note on what was tried
 PROBE_SECONDS = 2.0  # per call: a probe is a small input, a longer wait means it is not this
@@ -263,10 +263,11 @@ def find_by_behaviour(sandbox, defined, taken, have):
             if tried.behaves():
                 scores.append(tried)
     # each second try is found, beside the best of each exercise not graded yet
+    slots = {}  # learner -> the job it was found for: an exercise, or the top pair beside get_stats
     for tried in sorted(scores + seconds, key=lambda t: t.score(), reverse=True):
-        if tried.learner not in finding.found and (tried in seconds or tried.exercise not in
-                                                   {e for n, e in finding.found.items() if n not in by_class}):
-            finding.found[tried.learner] = tried.exercise
+        if tried.learner not in finding.found and (tried in seconds or slot(tried) not in
+                                                   {s for n, s in slots.items() if n not in by_class}):
+            finding.found[tried.learner], slots[tried.learner] = tried.exercise, slot(tried)
             if tried.layout:
                 finding.layouts[tried.learner] = tried.layout
             if tried.broken_as_named() and not tried.right_on_most():
@@ -274,6 +275,12 @@ def find_by_behaviour(sandbox, defined, taken, have):
     if "train" not in finding.found.values():  # a shared trainer beside the classes' own train methods too
         find_over_ids(sandbox, functions, finding)
     return finding
+
+
+def slot(tried):
+    """The job a function was found for: its exercise, or a top pair (most_common_pair), which a
+    file may have beside its get_stats, as the training loop's next step."""
+    return (tried.exercise, tried.layout is TopPair)
 
 
 def layouts_to_try(exercise, params, tables=(), one_word=True):

@@ -9,6 +9,7 @@ A trainer written over ids, not text (trainer([ids of each chunk], num_merges) -
 it is handed the ids of the chunks of the text and the number of merges.
 """
 
+import dataclasses
 import functools
 
 import regex
@@ -16,7 +17,7 @@ import regex
 from .bounds import vocab_of
 from ...formats.gpt2_files import bytes_to_unicode
 from .diagnosis import is_pair_dict
-from .display import show
+from .display import show, times
 from .shapes import Malformed
 from .exercises.w06_encoding import ranked_vocab
 from .exercises.w07_regex_splitting import chunk_ids
@@ -379,6 +380,56 @@ def counts_into(exercise, params):
 def adds_counts(exercise, params, defaults):
     """Whether a get_stats takes, with a default, the dict it counts into: get_stats(ids, counts=None)."""
     return counts_into(exercise, params) and defaults >= 1
+
+
+# most_common_pair(ids): the top pair itself, the job the training loop asks of get_stats
+NO_PAIR = ("ValueError", "IndexError")  # max() of no counts, most_common()[0] of none: there is no pair
+
+
+def top_pair_read(value):
+    """(pair, count) from what a top-pair function returns: the pair, (pair, count) or (pair,
+    counts); count None when it gives none. (None, None) when it is none of these."""
+    def pair_of(v):
+        return tuple(v) if isinstance(v, (tuple, list)) and len(v) == 2 and all(type(i) is int for i in v) else None
+    if pair_of(value):
+        return pair_of(value), None
+    if isinstance(value, (tuple, list)) and len(value) == 2 and pair_of(value[0]):
+        count = value[1] if type(value[1]) is int else None
+        return pair_of(value[0]), count if not isinstance(value[1], dict) else value[1].get(pair_of(value[0]))
+    return None, None
+
+
+class TopPair(Layout):
+    """A caller for most_common_pair(ids), which gives the most frequent pair (alone, with its count,
+    or with the counts): read as the course's counts when its pair is one of those that occur most
+    often (any of several tied) and any count it gives is right, else as Malformed, saying so. On
+    fewer than two ids, raising ValueError/IndexError or giving None is its way to say there is none."""
+
+    how = ("most_common_pair(ids) -> the most frequent pair: read as right when it is one of the pairs that "
+           "occur most often (any of several tied) and any count it gives is right; raising or None when "
+           "there is no pair")
+
+    def call(self, args, rule=None):
+        reply = self.caller.call(args, rule)
+        expected = {}
+        for pair in zip(args[0], args[0][1:]):
+            expected[pair] = expected.get(pair, 0) + 1
+        if not expected:
+            none = reply.kind == "ok" and reply.value is None or reply.kind == "raised" \
+                and (reply.info.get("raised") or {}).get("type") in NO_PAIR
+            return dataclasses.replace(reply, kind="ok", value={}) if none else reply
+        if reply.kind == "ok":
+            pair, count = top_pair_read(reply.value)
+            top = max(expected.values())
+            best = next(p for p, n in expected.items() if n == top)
+            if pair is None or expected.get(pair) != top or count not in (None, top):
+                said = f"{pair!r}, which occurs {times(expected.get(pair, 0))}" if pair else show(reply.value, 60)
+                reply.value = Malformed(f"it gave {said}{f' (its count: {count})' if count is not None else ''}, "
+                                        f"but {best!r} occurs {times(top)}: the top pair is the most frequent one",
+                                        shaped=pair is not None)
+            else:
+                reply.value = dict(expected)
+        return reply
 
 
 # get_stats over a word-frequency table, Sennrich's word-level BPE ({'l o w </w>': 5}, symbols
