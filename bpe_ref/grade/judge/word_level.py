@@ -309,41 +309,115 @@ def grade_merge(sandbox, trained, method, params, deadline, how):
                    f"but merging {pair!r} left to right makes {show(expected[word])}", call)
 
 
+def tokens_of(reply):
+    """A tokenizer's answer as one flat list of symbols (a list per word is flattened), or None when it
+    is something else (ids, or a reply that is no answer): not judged here."""
+    got = reply.value if reply.kind == "ok" else None
+    if isinstance(got, list) and got and all(isinstance(g, list) for g in got):
+        got = [s for word in got for s in word]
+    return got if isinstance(got, list) and all(isinstance(s, str) for s in got) else None
+
+
+def tokenized(text, merges, marker):
+    """Each word of `text` spelt with `marker` at its end, the merges applied in their order."""
+    out = []
+    for word in text.split():
+        symbols = first_split(word, marker)
+        for pair in merges:
+            symbols = merge_symbols(symbols, pair)
+        out += symbols
+    return out
+
+
+def judged_tokens(name, call, got, expected, marker, how, after="", spelt="as training spells it"):
+    if got == expected:
+        return _passed(name, "encode", how)
+    at = next((i for i, (e, g) in enumerate(zip(expected, got)) if e != g), min(len(expected), len(got)))
+    ending = f"ending in {marker!r}" if marker else "with no end-of-word marker"
+    return _failed(name, "encode", how, (
+        f"{after}{call} differs from {'its own ' if after else 'the '}merges applied in order to each word, "
+        f"spelt {spelt} ({ending}): they first differ at token {at}: expected "
+        f"{show(expected[at:at + 1])[1:-1] or 'the end'}, got {show(got[at:at + 1])[1:-1] or 'the end'} "
+        f"(the tokens before it: {show(expected[max(0, at - 5):at])})"), call)
+
+
 def grade_tokenize(sandbox, trained, method, deadline, how):
     """tokenize(text) after the class's own training: each word spelt as training spells it, its own
     merges applied in their order."""
     reply = object_call(sandbox, trained.cls, deadline, init=wired(trained.init),
                         steps=[[trained.train, wired(trained.given)]], call=[method, wired([TOKENIZE_TEXT])])
-    if reply.kind != "ok":
+    got = tokens_of(reply)
+    if got is None:
         return None
-    got = reply.value
-    if isinstance(got, list) and got and all(isinstance(g, list) for g in got):
-        got = [s for word in got for s in word]
-    if not (isinstance(got, list) and all(isinstance(s, str) for s in got)):
-        return None  # ids, or something of its own: not judged here
-    expected = []
-    for word in TOKENIZE_TEXT.split():
-        symbols = first_split(word, trained.state.marker)
-        for pair in trained.state.merges:
-            symbols = merge_symbols(symbols, pair)
-        expected += symbols
     name = f"{trained.cls}.{method}"
-    if got == expected:
-        return _passed(name, "encode", how)
-    at = next((i for i, (e, g) in enumerate(zip(expected, got)) if e != g), min(len(expected), len(got)))
-    call = f"{name}({TOKENIZE_TEXT!r})"
-    return _failed(name, "encode", how, (
-        f"after {trained.call}, {call} differs from its own merges applied in order to each word, spelt as "
-        f"training spells it (ending in {trained.state.marker!r}): they first differ at token {at}: expected "
-        f"{show(expected[at:at + 1])[1:-1] or 'the end'}, got {show(got[at:at + 1])[1:-1] or 'the end'} "
-        f"(the tokens before it: {show(expected[max(0, at - 5):at])})"), call)
+    return judged_tokens(name, f"{name}({TOKENIZE_TEXT!r})", got,
+                         tokenized(TOKENIZE_TEXT, trained.state.merges, trained.state.marker),
+                         trained.state.marker, how, after=f"after {trained.call}, ")
+
+
+# ---------------------------------------------------------------------------- a module's tokenize
+
+def learned_merges(marker, size=12):
+    """The merges a right trainer learns from the corpus, words ending in `marker`: (a, b) in order."""
+    counts = word_counts()
+    splits, merges = {w: first_split(w, marker) for w in counts}, []
+    for _ in range(size):
+        pairs = pair_counts(splits, counts)
+        pair = max(sorted(pairs), key=pairs.get)
+        merges.append(pair)
+        splits = {w: merge_symbols(s, pair) for w, s in splits.items()}
+    return merges
+
+
+def marker_shown(got, text):
+    """The end-of-word marker a tokenizer's no-merge answer shows: each word's letters, then the
+    marker ('' for none); None when its answer is not spelt that way."""
+    words = text.split()
+    extra = len(got) - sum(len(w) for w in words)
+    if extra not in (0, len(words)):
+        return None
+    marker = got[len(words[0])] if extra else ""
+    return marker if got == tokenized(text, [], marker) else None
+
+
+def grade_module_tokenize(sandbox, name, info, timeout):
+    """tokenize(text) of a module-level word-level BPE (the Hugging Face course's, its text split by
+    itself) that reads its merges {(a, b): a + b} from one module-level table: handed none first, to
+    see how it spells a word, then the merges a right trainer learns from the corpus, against those
+    applied in their order. None when it is not one."""
+    deadline = exercise_deadline(timeout)
+    tables = [t for t in info.get("word_tables") or () if "merge" in t.lower()]
+    if len(tables) != 1:
+        return None
+    table = tables[0]
+    bare = tokens_of(sandbox.call(name, ["low lower"], deadline, tables={table: {}}))
+    marker = marker_shown(bare, "low lower") if bare is not None else None
+    if marker is None:
+        return None
+    merges = learned_merges(marker)
+    reply = sandbox.call(name, [TOKENIZE_TEXT], deadline, tables={table: {p: p[0] + p[1] for p in merges}})
+    got = tokens_of(reply)
+    if got is None:
+        return None
+    how = (f"graded as word-level BPE in its own terms: its module-level `{table}` set to the merges "
+           f"{{(a, b): a + b}} a right trainer learns from the corpus {LINES[0]!r}... (words ending in "
+           f"{marker!r}, as it spells them), against those merges applied in their order")
+    return judged_tokens(name, f"{name}({TOKENIZE_TEXT!r})", got, tokenized(TOKENIZE_TEXT, merges, marker), marker,
+                         how, spelt="as it spells a word when it has no merges")
 
 
 def grade_word_level(sandbox, defined, results, timeout):
     """{learner name: Result} for the word-level BPE classes among the submission's classes that
-    nothing else graded."""
+    nothing else graded, and a module-level word-level tokenize."""
     graded = {name.split(".")[0] for name in results}
     out = {}
+    for name, info in defined.items():
+        if name not in results and info.get("kind") == "callable" and info.get("methods") is None \
+                and info.get("own") is not False and info.get("params") == 1 \
+                and name.lower().lstrip("_").startswith(("tokeni", "encode")) \
+                and not any("tokeniz" in t.lower() for t in info.get("word_tables") or ()) \
+                and (found := grade_module_tokenize(sandbox, name, info, timeout)) is not None:
+            out[name] = found
     for cls, info in defined.items():
         methods = info.get("methods")
         if not methods or cls in graded or info.get("inherited"):
