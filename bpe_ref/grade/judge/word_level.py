@@ -21,6 +21,10 @@ LINES = ["low lower lowest slow slower snow snows", "newer newest wider widest t
          "stone stones store stores rose roses nose", "low slow snow lower newest wider stone rose",
          "wise wiser wisest stew stews west wests"]
 SIZE = 30  # a vocab size or a number of merges: either way some merges, never more than the words allow
+# a second corpus, in other scripts, trained the same way: merges that only fit the first are found out
+LINES_B = ["사과 사과나무 사과즙 나무 나무꾼 나무꾼 바나나 바나나우유", "كتاب كتابة كاتب مكتب مكتبة كتب مكتوب كاتبة",
+           "사과나무 나무 كتاب مكتبة مكتب 우유 바나나", "사과즙 나무꾼 كاتب كتابة مكتوب 우유"]
+SIZE_B = 24
 TOKENIZE_TEXT = "lower snows wisest towers slowest"  # words from training and one that is not
 TEXT_WORDS = ("text", "corpus", "data", "doc", "sentence", "line", "word", "train")
 SIZE_WORDS = ("size", "merge", "num", "iter", "step")
@@ -28,14 +32,14 @@ TRAIN_NAMES = ("train", "fit", "learn")
 ENCODE_NAMES = ("tokenize", "encode")
 
 
-def word_counts():
-    return Counter(word for line in LINES for word in line.split())
+def word_counts(lines=LINES):
+    return Counter(word for line in lines for word in line.split())
 
 
-def corpus_forms():
+def corpus_forms(lines=LINES):
     """The corpus as a trainer may take it: a list of texts, one text, a list of word lists."""
-    return [("a list of texts", LINES), ("one text", "\n".join(LINES)),
-            ("a list of word lists", [line.split() for line in LINES])]
+    return [("a list of texts", lines), ("one text", "\n".join(lines)),
+            ("a list of word lists", [line.split() for line in lines])]
 
 
 # ---------------------------------------------------------------------------- the reference
@@ -196,14 +200,14 @@ class Trained:
         return f"{self.cls}({spelt(self.init)}).{self.train}({spelt(self.given)})"
 
 
-def arguments(params, corpus, required=None):
+def arguments(params, corpus, required=None, size=SIZE):
     """The arguments for `params` (their names), each a text or a size; those after the first that is
     neither are left to their defaults, unless `required` says they are needed (then None)."""
     args = []
     for param in params:
         lowered = param.lower()
         if any(w in lowered for w in SIZE_WORDS):
-            args.append(SIZE)
+            args.append(size)
         elif any(w in lowered for w in TEXT_WORDS):
             args.append(corpus)
         else:
@@ -232,17 +236,44 @@ def train_word_level(sandbox, cls, methods, required, deadline):
     return None
 
 
-def grade_train(sandbox, trained, how):
+def trained_wrong(state, counts):
+    """What differs between a trained state and a right training on words of these counts, or None."""
+    wrong = replay(state, counts)
+    if wrong is None and state.counts is not None and set(state.counts) == set(counts) \
+            and dict(state.counts) != dict(counts):
+        word = next(w for w in counts if state.counts[w] != counts[w])
+        wrong = f".{state.counts_name}[{word!r}] is {state.counts[word]}, but the corpus has it {times(counts[word])}"
+    return wrong
+
+
+def second_training(sandbox, trained, methods, required, deadline):
+    """(call in words, state or a reply that is none) of the class trained the same way on LINES_B."""
+    form = dict(corpus_forms(LINES_B))[trained.corpus]
+    init_params = methods.get("__init__", [])[:max(required, 0)]
+    init = arguments(init_params, form, required, SIZE_B)
+    given = arguments(methods[trained.train], form, size=SIZE_B)
+    reply = object_call(sandbox, trained.cls, deadline, init=wired(init), call=[trained.train, wired(given)], read="*")
+    call = dataclasses.replace(trained, init=init, given=given).call
+    state = find_word_state(reply.value) if reply.kind == "ok" and isinstance(reply.value, dict) else None
+    return call, state if state is not None else reply
+
+
+def grade_train(sandbox, trained, how, methods, required, deadline):
+    """train, on the corpus and then on LINES_B the same way: each time, its merges replayed."""
     name = f"{trained.cls}.{trained.train}"
-    counts = word_counts()
-    wrong = replay(trained.state, counts)
-    if wrong is None and trained.state.counts is not None and set(trained.state.counts) == set(counts) \
-            and dict(trained.state.counts) != dict(counts):
-        word = next(w for w in counts if trained.state.counts[w] != counts[w])
-        wrong = f".{trained.state.counts_name}[{word!r}] is {trained.state.counts[word]}, but the corpus has it {times(counts[word])}"
+    wrong = trained_wrong(trained.state, word_counts())
+    if wrong is not None:
+        return _failed(name, "train", how, f"{trained.call}: {wrong}", trained.call)
+    call, again = second_training(sandbox, trained, methods, required, deadline)
+    if isinstance(again, WordState):
+        wrong = trained_wrong(again, word_counts(LINES_B))
+    elif again.kind == "raised":
+        wrong = _raised(again)
+    else:
+        wrong = f"it left no merges of strings beside splits to read ({again.kind})"
     if wrong is None:
         return _passed(name, "train", how)
-    return _failed(name, "train", how, f"{trained.call}: {wrong}", trained.call)
+    return _failed(name, "train", how, f"on a second corpus {LINES_B[0]!r}..., {call}: {wrong}", call)
 
 
 def state_set(trained, splits):
@@ -429,7 +460,8 @@ def grade_word_level(sandbox, defined, results, timeout):
         how = (f"graded as word-level BPE in its own terms: trained as {trained.call}, the corpus {LINES[0]!r}... "
                f"({len(LINES)} lines, {sum(word_counts().values())} words) as {trained.corpus}; its merges pair strings, so each part is checked against its own merges, "
                f"splits and end-of-word marker {trained.state.marker!r}")
-        out[f"{cls}.{trained.train}"] = grade_train(sandbox, trained, how)
+        out[f"{cls}.{trained.train}"] = grade_train(sandbox, trained, how, methods, info.get("init_required") or 0,
+                                                    exercise_deadline(timeout))
         for method, params in methods.items():
             if method in ("__init__", trained.train):
                 continue
