@@ -38,7 +38,7 @@ def word_counts(lines=LINES):
 
 def corpus_forms(lines=LINES):
     """The corpus as a trainer may take it: a list of texts, one text, a list of word lists."""
-    return [("a list of texts", lines), ("one text", "\n".join(lines)),
+    return [("a list of texts", lines), ("one text", " ".join(lines)),  # split() and split(" ") agree on it
             ("a list of word lists", [line.split() for line in lines])]
 
 
