@@ -1,9 +1,11 @@
 """GOOD: the Hugging Face course's word-level BPE without its pre-tokenizer: the words come from
 text.lower().split(), `merges` {(a, b): a + b} is filled by a training loop at module level, and
 tokenize(text) applies those merges in the order they were learned. Graded in its own terms: its
-module-level merges set to ones a right trainer learns, against those applied in order.
+module-level merges set to ones a right trainer learns, against those applied in order. Its
+training loop at module level is no exercise (its merges pair strings), so the file is not passed.
 
 expect: compute_pair_freqs pass, merge_pair pass, tokenize pass
+file: not passed
 """
 from collections import Counter
 
