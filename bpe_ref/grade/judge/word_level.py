@@ -66,8 +66,10 @@ def merge_symbols(symbols, pair):
     return out
 
 
-def first_split(word, marker):
-    return list(word) + ([marker] if marker else [])
+def first_split(word, marker, prefix=""):
+    """A word as word-level BPE spells it before any merge: its characters, after a prefix symbol
+    (' ', the word's start) and before an end-of-word marker ('</w>'), where it has them."""
+    return ([prefix] if prefix else []) + list(word) + ([marker] if marker else [])
 
 
 # ---------------------------------------------------------------------------- what training left
@@ -84,6 +86,7 @@ class WordState:
     counts_name: str = None
     counts: dict = None
     marker: str = ""
+    prefix: str = ""
 
 
 def _string_pairs(value):
@@ -142,7 +145,7 @@ def marker_of(splits):
 def replay(state, counts):
     """None when each of the state's merges is a most frequent pair of what is left (any of several
     tied), stored as its two symbols joined, and the splits are what they build; else what differs."""
-    splits = {word: first_split(word, state.marker) for word in counts}
+    splits = {word: first_split(word, state.marker, state.prefix) for word in counts}
     for k, pair in enumerate(state.merges, 1):
         pairs = pair_counts(splits, counts)
         best = max(pairs.items(), key=lambda item: item[1], default=None)
@@ -158,7 +161,7 @@ def replay(state, counts):
     if not state.merges and pair_counts(splits, counts):
         top = max(pair_counts(splits, counts).items(), key=lambda item: item[1])
         return f"it made no merges: .{state.merges_name} is empty after training, though {top[0]!r} occurs {times(top[1])}"
-    wrong = next((w for w in counts if w in state.splits and state.splits[w] != splits[w]), None)
+    wrong = next((w for w in counts if w in (state.splits or {}) and state.splits[w] != splits[w]), None)
     if wrong is not None:
         return (f".{state.splits_name}[{wrong!r}] is {show(state.splits[wrong])} after training, but its own "
                 f"merges make {show(splits[wrong])}")
@@ -437,6 +440,141 @@ def grade_module_tokenize(sandbox, name, info, timeout):
                          how, spelt="as it spells a word when it has no merges")
 
 
+# ---------------------------------------------------------------------------- a trainer function
+
+def merges_in_answer(value):
+    """The merges [(a, b)] in order in a word-level trainer's answer (a list of string pairs, of
+    (pair, count), or a dict keyed by pairs; alone or in a tuple beside other things), and the part
+    that holds them, as it came; (None, None) when there are none."""
+    for part in [value, *(value if isinstance(value, tuple) else ())]:
+        if isinstance(part, list) and part and all(isinstance(x, tuple) and len(x) == 2 and _string_pairs([x[0]])
+                                                   for x in part):
+            return [x[0] for x in part], part
+        if _string_pairs(part):
+            return list(_string_pairs(part)), part
+    return None, None
+
+
+def spellings(merges, letters):
+    """The (prefix, marker) ways of spelling a word that a trainer's merges allow: the symbols its
+    merges use that are no letter of the corpus and no earlier merge's are the word's start or end
+    symbols (at most two)."""
+    made, extra = set(), []
+    for a, b in merges:
+        extra += [s for s in (a, b) if s not in made and s not in letters and s not in extra]
+        made.add(a + b)
+    if len(extra) > 2:
+        return []
+    if len(extra) == 2:
+        return [(extra[0], extra[1]), (extra[1], extra[0])]
+    return [("", extra[0]), (extra[0], "")] if extra else [("", "")]
+
+
+def occurs_throughout(merges, counts, prefix, marker):
+    """Whether each merge's pair occurs when it is made, words spelt with this prefix and marker."""
+    splits = {w: first_split(w, marker, prefix) for w in counts}
+    for pair in merges:
+        if pair not in pair_counts(splits, counts):
+            return False
+        splits = {w: merge_symbols(s, pair) for w, s in splits.items()}
+    return True
+
+
+def function_state(merges, lines):
+    """A WordState for a trainer function's merges on `lines`, words spelt the first way under which
+    every merge occurs when it is made (else the first way allowed), or None when none is."""
+    counts = word_counts(lines)
+    letters = set("".join(counts))
+    ways = spellings(merges, letters)
+    if not ways:
+        return None
+    prefix, marker = next((w for w in ways if occurs_throughout(merges, counts, *w)), ways[0])
+    return WordState("merges it returned", merges, None, marker=marker, prefix=prefix)
+
+
+def call_trainer(sandbox, name, params, lines, size, deadline, form=None):
+    """(form, arguments, reply) of the first corpus form a trainer function learns merges of strings
+    from, or None."""
+    for words, corpus in corpus_forms(lines):
+        args = arguments(params, corpus, size=size)
+        if form not in (None, words) or args is None or len(args) < 2 or corpus not in args or size not in args:
+            continue
+        reply = sandbox.call(name, args, deadline)
+        if reply.kind == "ok" and merges_in_answer(reply.value)[0] is not None:
+            return words, args, reply
+    return None
+
+
+def grade_trainer_function(sandbox, name, params, timeout):
+    """(Result, (prefix, marker), raw merges) of a word-level trainer function (learn_bpe(corpus,
+    num_merges) -> merges, or (merges, vocab, ...)), replayed on both corpora; None when it is none."""
+    deadline = exercise_deadline(timeout)
+    first = call_trainer(sandbox, name, params, LINES, SIZE, deadline)
+    if first is None:
+        return None
+    form, args, reply = first
+    merges, raw = merges_in_answer(reply.value)
+    state = function_state(merges, LINES)
+    if state is None:
+        return None
+    how = (f"graded as word-level BPE in its own terms: {name}(corpus, {SIZE}), the corpus {LINES[0]!r}... as "
+           f"{form}; each merge it returns replayed over the corpus's words, spelt "
+           f"{first_split('word', state.marker, state.prefix)!r}, must be a most frequent pair (ties any way)")
+    call = f"{name}({', '.join('corpus' if a is not SIZE else str(SIZE) for a in args)})"
+    wrong = replay(state, word_counts())
+    if wrong is None:
+        again = call_trainer(sandbox, name, params, LINES_B, SIZE_B, deadline, form)
+        state_b = function_state(merges_in_answer(again[2].value)[0], LINES_B) if again else None
+        wrong = (replay(dataclasses.replace(state_b, marker=state.marker, prefix=state.prefix), word_counts(LINES_B))
+                 if state_b else "it learned no merges of strings from it")
+        call = f"on a second corpus {LINES_B[0]!r}..., {name}(corpus, {SIZE_B})" if wrong else call
+    result = _passed(name, "train", how) if wrong is None else _failed(name, "train", how, f"{call}: {wrong}", call)
+    return result, (state.prefix, state.marker), raw
+
+
+def grade_tokenize_function(sandbox, name, raw, spelling, timeout, trainer):
+    """tokenize(text, merges) beside a word-level trainer function: handed the merges that trainer
+    returned, as it returned them, against those applied in order to each word spelt its way."""
+    prefix, marker = spelling
+    merges, _ = merges_in_answer(raw)
+    got = tokens_of(sandbox.call(name, [TOKENIZE_TEXT, raw], exercise_deadline(timeout)))
+    if got is None:
+        return None
+    expected = []
+    for word in TOKENIZE_TEXT.split():
+        symbols = first_split(word, marker, prefix)
+        for pair in merges:
+            symbols = merge_symbols(symbols, pair)
+        expected += symbols
+    how = (f"graded as word-level BPE in its own terms: handed the merges {trainer}(corpus, {SIZE}) returned, "
+           "against them applied in order to each word")
+    return judged_tokens(name, f"{name}({TOKENIZE_TEXT!r}, merges)", got, expected, marker, how,
+                         spelt=f"as {trainer} spells it, {first_split('word', marker, prefix)!r}")
+
+
+def own_functions(defined, results):
+    """{name: parameter names} of the submission's own top-level functions nothing graded yet."""
+    return {name: info.get("names") or [] for name, info in defined.items()
+            if name not in results and info.get("kind") == "callable" and info.get("methods") is None
+            and info.get("own") is not False}
+
+
+def grade_word_functions(sandbox, defined, results, timeout):
+    """{name: Result} for a word-level trainer function and a tokenize(text, merges) beside it."""
+    out, functions = {}, own_functions(defined, results)
+    for name, params in functions.items():
+        if len(params) >= 2 and not name.lower().lstrip("_").startswith(ENCODE_NAMES + ("decode",)) \
+                and (found := grade_trainer_function(sandbox, name, params, timeout)) is not None:
+            out[name], spelling, raw = found
+            for other, names in functions.items():
+                if other != name and len(names) >= 2 and "merge" in names[1].lower() \
+                        and any(w in names[0].lower() for w in ("text", "str", "word", "sentence")) \
+                        and (tokens := grade_tokenize_function(sandbox, other, raw, spelling, timeout, name)):
+                    out[other] = tokens
+            break
+    return out
+
+
 def grade_word_level(sandbox, defined, results, timeout):
     """{learner name: Result} for the word-level BPE classes among the submission's classes that
     nothing else graded, and a module-level word-level tokenize."""
@@ -449,6 +587,7 @@ def grade_word_level(sandbox, defined, results, timeout):
                 and not any("tokeniz" in t.lower() for t in info.get("word_tables") or ()) \
                 and (found := grade_module_tokenize(sandbox, name, info, timeout)) is not None:
             out[name] = found
+    out.update(grade_word_functions(sandbox, defined, {**results, **out}, timeout))
     for cls, info in defined.items():
         methods = info.get("methods")
         if not methods or cls in graded or info.get("inherited"):
