@@ -155,7 +155,8 @@ def test_the_tuning_set_shares_no_repository_with_the_held_out_sets_and_has_its_
     def files(name):
         with open(heldout.DATA / name / "manifest.json", encoding="utf-8") as f:
             return json.load(f)["files"]
-    sets = [files(name) for name in ("tuning", "heldout", "heldout-b", "heldout-c", "tuning-j", "heldout-j")]
+    sets = [files(name) for name in ("tuning", "heldout", "heldout-b", "heldout-c", "tuning-j", "heldout-j",
+                                                "tuning-k", "heldout-k")]
     repos = [{e["repo"].lower() for e in entries.values()} for entries in sets]
     for one, other in itertools.combinations(repos, 2):
         assert not one & other
