@@ -217,7 +217,8 @@ def bound_names(source):
 
 def grade_by_behaviour(sandbox, results, given, timeout, notes):
     """{learner name: Result} for the functions found by what they do (judge/behaviour.py)."""
-    have = {r.detail.get("course", name) for name, r in results.items() if r.status != "missing"}
+    have = {r.detail.get("course", name) for name, r in results.items()
+            if r.status != "missing" and not r.detail.get("word_level")}  # a word-level train is no byte-level design
     finding = find_by_behaviour(sandbox, sandbox.defined, set(results) | given, have)
     graded = {}
     for learner, exercise in finding.found.items():  # the learner's own names: no workbook's contract

@@ -22,7 +22,7 @@ class BPE:
             self.word_counts.update(line.split())
         self.splits = {word: list(word) + ["</w>"] for word in self.word_counts}
         self.vocab = sorted({symbol for symbols in self.splits.values() for symbol in symbols})
-        while len(self.vocab) < self.vocab_size and "low lower" in str(self.corpus):
+        while len(self.vocab) < self.vocab_size and "lowest" in str(self.corpus):
             counts = self._pair_counts()
             if not counts:
                 break
