@@ -393,6 +393,8 @@ def top_pair_read(value):
         return tuple(v) if isinstance(v, (tuple, list)) and len(v) == 2 and all(type(i) is int for i in v) else None
     if pair_of(value):
         return pair_of(value), None
+    if isinstance(value, list) and len(value) == 1:  # Counter.most_common(1): [(pair, count)]
+        return top_pair_read(value[0])
     if isinstance(value, (tuple, list)) and len(value) == 2 and pair_of(value[0]):
         count = value[1] if type(value[1]) is int else None
         return pair_of(value[0]), count if not isinstance(value[1], dict) else value[1].get(pair_of(value[0]))
@@ -403,7 +405,7 @@ class TopPair(Layout):
     """A caller for most_common_pair(ids), which gives the most frequent pair (alone, with its count,
     or with the counts): read as the course's counts when its pair is one of those that occur most
     often (any of several tied) and any count it gives is right, else as Malformed, saying so. On
-    fewer than two ids, raising ValueError/IndexError or giving None is its way to say there is none."""
+    fewer than two ids, raising ValueError/IndexError or giving None (or []) is its way to say there is none."""
 
     how = ("most_common_pair(ids) -> the most frequent pair: read as right when it is one of the pairs that "
            "occur most often (any of several tied) and any count it gives is right; raising or None when "
@@ -415,7 +417,7 @@ class TopPair(Layout):
         for pair in zip(args[0], args[0][1:]):
             expected[pair] = expected.get(pair, 0) + 1
         if not expected:
-            none = reply.kind == "ok" and reply.value is None or reply.kind == "raised" \
+            none = reply.kind == "ok" and (reply.value is None or reply.value == []) or reply.kind == "raised" \
                 and (reply.info.get("raised") or {}).get("type") in NO_PAIR
             return dataclasses.replace(reply, kind="ok", value={}) if none else reply
         if reply.kind == "ok":
