@@ -8,7 +8,7 @@ import dataclasses
 from ..shapes import object_call, wired
 from ...walls.sandbox import exercise_deadline
 from .corpus import (ENCODE_NAMES, LARGE, LINES, LINES_B, SIZE, SIZE_B, TOKENIZE_TEXT, TRAIN_NAMES, arguments,
-                     corpus_forms, first_split, merge_symbols, pair_counts, tokenized, word_counts)
+                     corpus_forms, merge_symbols, pair_counts, tokenized, word_counts)
 from .state import WordState, find_word_state, string_pairs, trained_wrong
 from .verdicts import failed, judged_tokens, passed, raised_text, tokens_of
 from ..display import show, times
@@ -89,68 +89,75 @@ def grade_train(sandbox, trained, how, methods, required, deadline):
     return failed(name, "train", how, f"on a second corpus {LINES_B[0]!r}..., {call}: {wrong}", call)
 
 
-def state_set(trained, splits):
-    """The attributes that hand a pair counter or a merge `splits`, with the corpus's word counts."""
-    out = {trained.state.splits_name: splits}
-    if trained.state.counts_name:
-        out[trained.state.counts_name] = dict(word_counts())
-    return out
+def trained_tables(trained):
+    """The splits and word counts the class's own training left on it (the corpus's counts where it
+    keeps none): what its pair counter and merge read, whatever else the object holds."""
+    splits = {w: s for w, s in trained.state.splits.items() if isinstance(w, str) and isinstance(s, list)}
+    return splits, dict(trained.state.counts or word_counts())
 
 
-def halfway(trained):
-    """The corpus's words after the first merges a right trainer makes: symbols of several letters."""
-    counts = word_counts()
-    splits = {w: first_split(w, trained.state.marker) for w in counts}
-    for _ in range(4):
-        pairs = pair_counts(splits, counts)
-        pair = max(sorted(pairs), key=pairs.get)
-        splits = {w: merge_symbols(s, pair) for w, s in splits.items()}
-    return splits
+def after_training(trained):
+    """object_call's arguments for a fresh object trained as `trained` was, before the call."""
+    return {"init": wired(trained.init), "steps": [[trained.train, wired(trained.given)]]}
 
 
 def grade_counter(sandbox, trained, method, deadline, how):
-    """A method that counts pairs over the splits and word counts kept on self, taking nothing."""
-    splits = halfway(trained)
-    reply = object_call(sandbox, trained.cls, deadline, init=wired(trained.init),
-                        set=wired(state_set(trained, splits)), call=[method, wired([])])
+    """A method that counts pairs over the splits and word counts kept on self, taking nothing,
+    called after the class's own training: against the pairs of what that training left."""
+    splits, counts = trained_tables(trained)
+    reply = object_call(sandbox, trained.cls, deadline, **after_training(trained), call=[method, wired([])])
     if reply.kind != "ok" or string_pairs(reply.value) is None or not isinstance(reply.value, dict):
         return None
-    name, expected = f"{trained.cls}.{method}", pair_counts(splits, dict(word_counts()))
+    name, expected = f"{trained.cls}.{method}", pair_counts(splits, counts)
     got = {pair: n for pair, n in reply.value.items() if n}
     if got == expected:
         return passed(name, "get_stats", how)
     pair = next(p for p in sorted(set(expected) | set(got), key=repr) if got.get(p) != expected.get(p))
-    return failed(name, "get_stats", how, f"{name}() over the words after 4 merges counted {pair!r} "
-                   f"{times(got.get(pair, 0))}, but it occurs {times(expected.get(pair, 0))} (each word counted as "
-                   f"often as it occurs)", f"{name}()")
+    return failed(name, "get_stats", how, f"after {trained.call}, {name}() counted {pair!r} {times(got.get(pair, 0))}, "
+                  f"but the .{trained.state.splits_name} training left have it {times(expected.get(pair, 0))} "
+                  f"(each word counted as often as it occurs)", f"{name}()")
+
+
+def merged_splits(value, splits):
+    """`value` when it is splits {word: [symbols]} of the same words, else None."""
+    return value if isinstance(value, dict) and set(value) == set(splits) \
+        and all(isinstance(s, list) for s in value.values()) else None
 
 
 def grade_merge(sandbox, trained, method, params, deadline, how):
-    """A method that merges one pair in the splits kept on self: merge(pair) or merge(a, b)."""
-    splits = halfway(trained)
-    pairs = pair_counts(splits, dict(word_counts()))
+    """A method that merges one pair in the splits kept on self, merge(pair) or merge(a, b), called
+    after the class's own training on its most frequent pair left: the splits it leaves on self,
+    or (when those are as they were) the splits it returns."""
+    splits, counts = trained_tables(trained)
+    pairs = pair_counts(splits, counts)
+    if not pairs:
+        return None
     pair = max(sorted(pairs), key=pairs.get)
     given = [pair] if len(params) == 1 else list(pair)
-    reply = object_call(sandbox, trained.cls, deadline, init=wired(trained.init),
-                        set=wired(state_set(trained, splits)), call=[method, wired(given)], read="*")
-    name = f"{trained.cls}.{method}"
-    call = f"{name}({show(given)[1:-1]})"
+    name, table = f"{trained.cls}.{method}", trained.state.splits_name
+    call, named = f"{name}({show(given)[1:-1]})", any(w in method.lower() for w in ("merge", "update"))
+    reply = object_call(sandbox, trained.cls, deadline, **after_training(trained), call=[method, wired(given)],
+                        read="*")
     if reply.kind == "raised":
-        return failed(name, "merge", how, f"{call} {raised_text(reply)}", call) if "merge" in method.lower() else None
+        return failed(name, "merge", how, f"after {trained.call}, {call} {raised_text(reply)}", call) if named else None
     if reply.kind != "ok" or not isinstance(reply.value, dict):
         return None
-    got = reply.value.get(trained.state.splits_name)
-    if got == splits:  # nothing changed: a helper of another kind, unless named for merging
-        return failed(name, "merge", how, f"{call} left .{trained.state.splits_name} as it was", call) \
-            if "merge" in method.lower() or "update" in method.lower() else None
+    got, where = merged_splits(reply.value.get(table), splits), f".{table}"
+    if got == splits:  # unchanged on self: it may return the merged splits instead
+        returned = object_call(sandbox, trained.cls, deadline, **after_training(trained), call=[method, wired(given)])
+        got, where = (merged_splits(returned.value, splits), "the splits it returned") if returned.kind == "ok" \
+            else (None, where)
+        if got is None:
+            return failed(name, "merge", how, f"after {trained.call}, {call} left .{table} as it was", call) \
+                if named else None
     expected = {w: merge_symbols(s, pair) for w, s in splits.items()}
     if got == expected:
         return passed(name, "merge", how)
-    if not isinstance(got, dict):
+    if got is None:
         return None
-    word = next((w for w in expected if got.get(w) != expected[w]), None)
-    return failed(name, "merge", how, f"{call} made .{trained.state.splits_name}[{word!r}] {show(got.get(word))}, "
-                   f"but merging {pair!r} left to right makes {show(expected[word])}", call)
+    word = next(w for w in expected if got.get(w) != expected[w])
+    return failed(name, "merge", how, f"after {trained.call}, {call} made {where}[{word!r}] {show(got[word])}, but "
+                  f"merging {pair!r} left to right makes {show(expected[word])}", call)
 
 
 def grade_tokenize(sandbox, trained, method, deadline, how):
