@@ -62,12 +62,30 @@ def cs336_encode(cls, method, specials=False, iterate=False, none=()):
         text, merges = args[0], args[1]
         tokens = args[3] if specials else {}
         vocab, pairs, back = cs336_layout(merges, tokens)
-        init = [vocab, pairs, sorted(tokens)] if specials else [vocab, pairs, *none]
         given = [safe_lines(text)] if iterate else [text]
-        reply = object_call(sandbox, cls, deadline, rule, init=wired(init), call=[method, wired(given)],
-                            iterate=iterate)
+
+        def encode(vocab):
+            init = [vocab, pairs, sorted(tokens)] if specials else [vocab, pairs, *none]
+            return object_call(sandbox, cls, deadline, rule, init=wired(init), call=[method, wired(given)],
+                               iterate=iterate)
+        reply = encode(vocab)
+        if not specials and wants_end_of_text(reply):
+            reply = encode(with_end_of_text(vocab))
         return in_course_ids(reply, back)
     return call
+
+
+def wants_end_of_text(reply):
+    """Whether a constructor refused a vocab for lacking CS336's <|endoftext|> (it looks its id up)."""
+    raised = reply.info.get("raised") or {} if reply.kind == "raised" else {}
+    return reply.info.get("step") == "init" and raised.get("type") == "KeyError" \
+        and CS336_SPECIAL in (raised.get("message") or "")
+
+
+def with_end_of_text(vocab):
+    """`vocab` with <|endoftext|> after its tokens, as GPT-2's holds it: for a tokenizer that needs its id
+    even when no special token is in play (ordinary encoding and decoding)."""
+    return {**vocab, max(vocab, default=-1) + 1: CS336_SPECIAL.encode("utf-8")}
 
 
 def in_course_ids(reply, back):
@@ -90,7 +108,11 @@ def no_specials(required, init=()):
 def cs336_decode(cls, method, none=()):
     def call(sandbox, args, deadline, rule):
         ids, vocab = args
-        return object_call(sandbox, cls, deadline, rule, init=wired([vocab, [], *none]), call=[method, wired([ids])])
+        reply = object_call(sandbox, cls, deadline, rule, init=wired([vocab, [], *none]), call=[method, wired([ids])])
+        if wants_end_of_text(reply):
+            reply = object_call(sandbox, cls, deadline, rule, init=wired([with_end_of_text(vocab), [], *none]),
+                                call=[method, wired([ids])])
+        return reply
     return call
 
 
