@@ -2,9 +2,10 @@
 plus an end-of-word mark, and module-level `merges` that pair strings; encode_text returns symbol
 tuples and decode(symbols) joins them. A note says the merges are not byte-level: `merges`,
 encode_text and decode get no verdict, and the file is not passed. Its merge over one word's
-symbols, apply(symbols, pair), is graded in its own terms, as the course's merge.
+symbols, apply(symbols, pair), is graded in its own terms, as the course's merge, and so is its
+trainer learn(text, num_merges), its merges replayed over words spelt its way.
 
-expect: apply pass
+expect: learn pass, apply pass
 file: not passed
 shows: notes merges and what reads it (encode, decode of one argument): not graded, this is not byte-level BPE
 """

@@ -11,6 +11,7 @@ import regex
 from .built_in_split import IGNORED, NO_SPLIT
 from .exercises.common import CHARACTERS_PATTERN, WHOLE_TEXT_PATTERN
 from .diagnosis import is_pair_dict, not_byte_level
+from .display import show
 from .engine import GraderSide
 from .exercises.w06_encoding import ranked_vocab
 from .registering import Registration, learner_ids
@@ -226,6 +227,10 @@ def minbpe_train(cls, method, regex_style, attrs, returns=False, sized=False, li
             init, given = [vocab_size], [[text] if listed else text]
         reply = object_call(sandbox, cls, deadline, rule, init=wired(init), call=[method, wired(given)], **read)
         if reply.kind == "ok" and not returns:
+            if isinstance(reply.value, dict) and attrs.merges not in reply.value:  # fail closed: nothing to judge
+                raise GraderSide(f"after {method}({show(text, 20)}, {vocab_size}) the object has no attribute "
+                                 f".{attrs.merges}, where the grader reads what it learned; it holds "
+                                 f"{described(reply.value)}")
             kept = reply.value.get(attrs.merges) if isinstance(reply.value, dict) else None
             chunks = regex.findall(rest[0], text) if rest else [text]  # rest: the pattern, given or built in
             reply.value = as_merges(kept, attrs.shape, [c.encode("utf-8") for c in chunks])
