@@ -3,7 +3,7 @@ even when the call's special_tokens is []. Then '<|endoftext|>' is ordinary text
 that runs into it ('.<.<.<|') is cut in two, so its pairs are miscounted. Right whenever the token
 is special, which is how it is usually called.
 
-expect: train_bpe fail
+expect: train_bpe fail, merged pass
 cause: train_bpe none
 shows: train_bpe <|endoftext|>
 """

@@ -3,7 +3,7 @@ re.split('|'.join(...)). Given special_tokens=[], that pattern is '', which matc
 two characters, so each character is a piece of its own and no merge can join two of them. Right
 whenever there is a special token, which is how it is usually called.
 
-expect: train_bpe fail
+expect: train_bpe fail, merged pass
 cause: train_bpe empty_special_split
 shows: train_bpe special_tokens=[]
 """

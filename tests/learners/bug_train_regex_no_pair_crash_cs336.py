@@ -3,7 +3,7 @@ function): when no pair is left it calls max() on nothing and raises, instead of
 never counted across chunks, so "never count across two chunks" would be the wrong hint.
 (split_text is right.)
 
-expect: split_text pass, train_regex error
+expect: split_text pass, train_regex error, merge_word pass
 cause: train_regex raises_when_no_pair
 """
 

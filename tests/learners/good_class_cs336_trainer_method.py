@@ -3,7 +3,7 @@ special_tokens=None).train_bpe(input_path, vocab_size, special_tokens). The trai
 learned in self.vocab and self.merges and returns nothing; it is graded as CS336's train_bpe,
 reading the tables it keeps.
 
-expect: Tokenizer.train_bpe pass, Tokenizer.encode pass, Tokenizer.encode:special_tokens pass, Tokenizer.decode pass
+expect: Tokenizer.train_bpe pass, Tokenizer.encode pass, Tokenizer.encode:special_tokens pass, Tokenizer.decode pass, Tokenizer.joined pass
 """
 from collections import Counter
 

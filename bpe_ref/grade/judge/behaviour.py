@@ -19,7 +19,7 @@ from .exercises.common import Raised
 from .classes import role, trains_from_file
 from .display import show
 from .shapes import object_call, wired
-from .variants import (OVER_IDS_PROBES, TRAINER_WORDS, ChunksOfOne, CorpusOfOne, FlatIds, MergesForVocab, OverIds,
+from .variants import (OVER_IDS_PROBES, TRAINER_WORDS, ChunksOfOne, bytes_merge, CorpusOfOne, FlatIds, MergesForVocab, OverIds,
                        PreTokenized, Reordered, ReturnsMerges, SymbolsEncode, TopPair, WordFreqs, CountsGiven, hf_tables,
                        splits_layouts, symbols_merge, takes_merges, word_merge, word_table)
 from ..walls.sandbox import SandboxCaller
@@ -293,8 +293,8 @@ def layouts_to_try(exercise, params, tables=(), one_word=True):
     splits = splits_layouts(exercise, params, tables)
     if exercise == "get_stats":
         return STATS_LAYOUTS + ((CountsGiven,) if len(params) == 2 else ()) + splits
-    if exercise == "merge" and len(params) == 2:  # over {word: count}, or one word's symbols
-        return (word_merge(params),) + ((symbols_merge(params),) if one_word else ()) + splits
+    if exercise == "merge" and len(params) == 2:  # over {word: count}, one word's symbols, or a pre-token's bytes
+        return (word_merge(params),) + ((symbols_merge(params),) if one_word else ()) + (bytes_merge(params),) + splits
     if exercise == "encode" and len(params) == 2 and one_word:  # one word's symbols and merge rules, as symbols
         return (SymbolsEncode,)
     if exercise == "encode" and len(params) == 1 and (names := hf_tables(tables)):  # the Hugging Face course's

@@ -387,17 +387,21 @@ NO_PAIR = ("ValueError", "IndexError")  # max() of no counts, most_common()[0] o
 
 
 def top_pair_read(value):
-    """(pair, count) from what a top-pair function returns: the pair, (pair, count) or (pair,
-    counts); count None when it gives none. (None, None) when it is none of these."""
+    """(pair, count) from what a top-pair function returns: the pair, (pair, count), (pair, counts)
+    or Counter.most_common(1)'s [(pair, count)]; count None when it gives none. (None, None) when it
+    is none of these (a list of every pair is not a top pair)."""
     def pair_of(v):
         return tuple(v) if isinstance(v, (tuple, list)) and len(v) == 2 and all(type(i) is int for i in v) else None
     if pair_of(value):
         return pair_of(value), None
-    if isinstance(value, list) and len(value) == 1:  # Counter.most_common(1): [(pair, count)]
-        return top_pair_read(value[0])
-    if isinstance(value, (tuple, list)) and len(value) == 2 and pair_of(value[0]):
-        count = value[1] if type(value[1]) is int else None
-        return pair_of(value[0]), count if not isinstance(value[1], dict) else value[1].get(pair_of(value[0]))
+    if isinstance(value, list) and len(value) == 1 and isinstance(value[0], tuple) and len(value[0]) == 2 \
+            and pair_of(value[0][0]) and type(value[0][1]) is int:
+        return pair_of(value[0][0]), value[0][1]
+    if isinstance(value, tuple) and len(value) == 2 and pair_of(value[0]):
+        if type(value[1]) is int:
+            return pair_of(value[0]), value[1]
+        if isinstance(value[1], dict):
+            return pair_of(value[0]), value[1].get(pair_of(value[0]))
     return None, None
 
 
@@ -570,6 +574,33 @@ def symbols_merge(params):
     parameter is named for the pair."""
     pair_first = "pair" in params[0].lower() and "pair" not in params[1].lower()
     return functools.partial(SymbolsMerge, pair_first=pair_first)
+
+
+class BytesMerge(SymbolsMerge):
+    """A caller for merge(tokens, pair) over one pre-token's tokens as bytes (CS336's helper, beside its
+    trainer or encoder): the course's ids go in as bytes tokens (id 2 is b'xxxy'), the pair as two of
+    them; the tokens it gives back (alone, or first beside the pair-count changes it also returns) are
+    read as ids, the pair's joined bytes as the new id."""
+
+    how = ("merge(tokens, pair) over one pre-token's bytes tokens, CS336's form: handed the course's ids as bytes "
+           "tokens (id 2 is b'xxxy'), the merged token read as the new id")
+
+    def call(self, args, rule=None):
+        ids, pair, idx = args
+        word, both = [_symbol(i).encode() for i in ids], (_symbol(pair[0]).encode(), _symbol(pair[1]).encode())
+        reply = self.caller.call((both, word) if self.pair_first else (word, both), rule)
+        value = reply.value
+        if reply.kind == "ok" and isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], (list, tuple)):
+            value = value[0]  # (tokens, changes to the pair counts)
+        if reply.kind == "ok" and isinstance(value, (list, tuple)) and all(isinstance(t, bytes) for t in value):
+            reply.value = merged_ids(" ".join(t.decode("ascii", "replace") for t in value), pair, idx)
+        return reply
+
+
+def bytes_merge(params):
+    """The BytesMerge caller for a two-parameter merge: the tokens first unless only the first
+    parameter is named for the pair."""
+    return functools.partial(BytesMerge, pair_first="pair" in params[0].lower() and "pair" not in params[1].lower())
 
 
 def spelled(merges, spell):
