@@ -3,7 +3,7 @@
 special tokens cut in a forkserver ProcessPoolExecutor. The sandbox runs both with fork, and the
 answers are the same.
 
-expect: train_bpe pass
+expect: train_bpe pass, joined pass
 """
 import multiprocessing
 from collections import Counter
