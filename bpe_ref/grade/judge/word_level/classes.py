@@ -10,7 +10,7 @@ from ...walls.sandbox import exercise_deadline
 from .corpus import (ENCODE_NAMES, LARGE, LINES, LINES_B, SIZE, SIZE_B, TOKENIZE_TEXT, TRAIN_NAMES, arguments,
                      corpus_forms, merge_symbols, pair_counts, tokenized, word_counts)
 from .state import WordState, find_word_state, string_pairs, trained_wrong
-from .verdicts import failed, judged_tokens, passed, raised_text, tokens_of
+from .verdicts import failed, judged_tokens, passed, raised_text, takes_one_word, tokens_by_word
 from ..display import show, times
 
 
@@ -160,12 +160,11 @@ def grade_merge(sandbox, trained, method, params, deadline, how):
                   f"merging {pair!r} left to right makes {show(expected[word])}", call)
 
 
-def grade_tokenize(sandbox, trained, method, deadline, how):
+def grade_tokenize(sandbox, trained, method, deadline, how, one_word=False):
     """tokenize(text) after the class's own training: each word spelt as training spells it, its own
-    merges applied in their order."""
-    reply = object_call(sandbox, trained.cls, deadline, init=wired(trained.init),
-                        steps=[[trained.train, wired(trained.given)]], call=[method, wired([TOKENIZE_TEXT])])
-    got = tokens_of(reply)
+    merges applied in their order (`one_word`: tokenize(word), handed the text's words one by one)."""
+    got = tokens_by_word(lambda text: object_call(sandbox, trained.cls, deadline, **after_training(trained),
+                                                  call=[method, wired([text])]), TOKENIZE_TEXT, one_word)
     if got is None:
         return None
     name = f"{trained.cls}.{method}"
@@ -183,7 +182,7 @@ def grade_part(sandbox, trained, method, params, timeout, how):
     if len(params) in (1, 2) and not lowered.startswith(ENCODE_NAMES + ("decode",)):
         return grade_merge(sandbox, trained, method, params, deadline, how)
     if len(params) == 1 and lowered.startswith(ENCODE_NAMES):
-        return grade_tokenize(sandbox, trained, method, deadline, how)
+        return grade_tokenize(sandbox, trained, method, deadline, how, takes_one_word(params[0]))
     return None
 
 

@@ -9,7 +9,7 @@ from ...walls.sandbox import exercise_deadline
 from .corpus import (ENCODE_NAMES, LARGE, LINES, LINES_B, SIZE, SIZE_B, TOKENIZE_TEXT, arguments, corpus_forms,
                      first_split, learned_merges, merge_symbols, pair_counts, tokenized, word_counts)
 from .state import WordState, replay, string_pairs
-from .verdicts import failed, judged_tokens, passed, tokens_of
+from .verdicts import failed, judged_tokens, passed, takes_one_word, tokens_by_word, tokens_of
 
 
 
@@ -143,12 +143,14 @@ def grade_trainer_function(sandbox, name, params, timeout):
     return result, (state.prefix, state.marker), raw, size
 
 
-def grade_tokenize_function(sandbox, name, raw, spelling, timeout, trainer, size=SIZE):
+def grade_tokenize_function(sandbox, name, raw, spelling, timeout, trainer, size=SIZE, one_word=False):
     """tokenize(text, merges) beside a word-level trainer function: handed the merges that trainer
-    returned, as it returned them, against those applied in order to each word spelt its way."""
+    returned, as it returned them, against those applied in order to each word spelt its way
+    (`one_word`: segment(word, merges), handed the text's words one by one)."""
     prefix, marker = spelling
     merges, _ = merges_in_answer(raw)
-    got = tokens_of(sandbox.call(name, [TOKENIZE_TEXT, raw], exercise_deadline(timeout)))
+    deadline = exercise_deadline(timeout)
+    got = tokens_by_word(lambda text: sandbox.call(name, [text, raw], deadline), TOKENIZE_TEXT, one_word)
     if got is None:
         return None
     expected = tokenized(TOKENIZE_TEXT, merges, marker, prefix)
@@ -175,7 +177,8 @@ def grade_word_functions(sandbox, defined, results, timeout):
             for other, names in functions.items():
                 if other != name and len(names) >= 2 and "merge" in names[1].lower() \
                         and any(w in names[0].lower() for w in ("text", "str", "word", "sentence")) \
-                        and (tokens := grade_tokenize_function(sandbox, other, raw, spelling, timeout, name, size)):
+                        and (tokens := grade_tokenize_function(sandbox, other, raw, spelling, timeout, name, size,
+                                                               takes_one_word(names[0]))):
                     out[other] = tokens
             break
     return out

@@ -40,3 +40,25 @@ def judged_tokens(name, call, got, expected, marker, how, after="", spelt="as tr
         f"spelt {spelt} ({ending}): they first differ at token {at}: expected "
         f"{show(expected[at:at + 1])[1:-1] or 'the end'}, got {show(got[at:at + 1])[1:-1] or 'the end'} "
         f"(the tokens before it: {show(expected[max(0, at - 5):at])})"), call)
+
+
+def takes_one_word(param):
+    """Whether a tokenizer's parameter is one word (segment(word, merges)), handed the words one by one,
+    not a text of several."""
+    lowered = param.lower()
+    return "word" in lowered and "words" not in lowered
+
+
+def tokens_by_word(call, text, one_word):
+    """A tokenizer's tokens for `text` (call(text) -> Reply): of the whole text, or, for one that takes
+    one word, of its words one by one, put together; None when an answer is not tokens."""
+    if not one_word:
+        return tokens_of(call(text))
+    out = []
+    for word in text.split():
+        got = tokens_of(call(word))
+        if got is None:
+            return None
+        out += got
+    return out
+
