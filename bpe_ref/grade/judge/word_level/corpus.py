@@ -16,6 +16,7 @@ LINES_B = ["사과 사과나무 사과즙 나무 나무꾼 나무꾼 바나나 �
            "사과나무 나무 كتاب مكتبة مكتب 우유 바나나", "사과즙 나무꾼 كاتب كتابة مكتوب 우유"]
 SIZE_B = 24
 LARGE = 300  # tried when SIZE leaves no merges: a vocab size that counts 256 bytes, or a large alphabet
+FEW = ["low lower low"]  # a few words, which allow fewer merges than LARGE asks for
 TOKENIZE_TEXT = "lower snows wisest towers slowest"  # words from training and one that is not
 TEXT_WORDS = ("text", "corpus", "data", "doc", "sentence", "line", "word", "train")
 SIZE_WORDS = ("size", "merge", "num", "iter", "step")

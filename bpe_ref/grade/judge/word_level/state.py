@@ -107,3 +107,18 @@ def trained_wrong(state, counts):
         word = next(w for w in counts if state.counts[w] != counts[w])
         wrong = f".{state.counts_name}[{word!r}] is {state.counts[word]}, but the corpus has it {times(counts[word])}"
     return wrong
+
+
+def left_unmerged(state, counts):
+    """What is wrong when a trainer asked for more merges than the words allow ends with pairs left
+    (it must stop only when no pair is left), or makes a merge that does not occur; None when right."""
+    wrong = replay(state, counts) if state.merges else None
+    if wrong:
+        return wrong
+    splits = {w: first_split(w, state.marker, state.prefix) for w in counts}
+    for pair in state.merges:
+        splits = {w: merge_symbols(s, pair) for w, s in splits.items()}
+    left = pair_counts(splits, counts)
+    return (f"it stopped after {len(state.merges)} merges, though {max(left, key=left.get)!r} was left and more "
+            "were allowed: stop only when no pair is left") if left else None
+
