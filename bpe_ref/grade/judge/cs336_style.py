@@ -108,11 +108,12 @@ def no_specials(required, init=()):
 def cs336_decode(cls, method, none=()):
     def call(sandbox, args, deadline, rule):
         ids, vocab = args
-        reply = object_call(sandbox, cls, deadline, rule, init=wired([vocab, [], *none]), call=[method, wired([ids])])
-        if wants_end_of_text(reply):
-            reply = object_call(sandbox, cls, deadline, rule, init=wired([with_end_of_text(vocab), [], *none]),
-                                call=[method, wired([ids])])
-        return reply
+
+        def decode(vocab):
+            return object_call(sandbox, cls, deadline, rule, init=wired([vocab, [], *none]),
+                               call=[method, wired([ids])])
+        reply = decode(vocab)
+        return decode(with_end_of_text(vocab)) if wants_end_of_text(reply) else reply
     return call
 
 

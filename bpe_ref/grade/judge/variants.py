@@ -14,6 +14,7 @@ import functools
 
 import regex
 
+from ._private import naive
 from .bounds import vocab_of
 from ...formats.gpt2_files import bytes_to_unicode
 from .diagnosis import is_pair_dict
@@ -417,9 +418,7 @@ class TopPair(Layout):
 
     def call(self, args, rule=None):
         reply = self.caller.call(args, rule)
-        expected = {}
-        for pair in zip(args[0], args[0][1:]):
-            expected[pair] = expected.get(pair, 0) + 1
+        expected = naive.get_stats(args[0])
         if not expected:
             none = reply.kind == "ok" and (reply.value is None or reply.value == []) or reply.kind == "raised" \
                 and (reply.info.get("raised") or {}).get("type") in NO_PAIR
@@ -561,12 +560,20 @@ class SymbolsMerge(Layout):
 
     def call(self, args, rule=None):
         ids, pair, idx = args
-        word, symbols = tuple(_symbol(i) for i in ids), (_symbol(pair[0]), _symbol(pair[1]))
+        word, symbols = self.word(_symbol(i) for i in ids), (self.spell(pair[0]), self.spell(pair[1]))
         reply = self.caller.call((symbols, word) if self.pair_first else (word, symbols), rule)
-        if reply.kind == "ok" and isinstance(reply.value, (list, tuple)) \
-                and all(isinstance(s, str) for s in reply.value):
-            reply.value = merged_ids(" ".join(reply.value), pair, idx)
+        got = self.answer(reply.value) if reply.kind == "ok" else None
+        if got is not None:
+            reply.value = merged_ids(" ".join(got), pair, idx)
         return reply
+
+    word = tuple  # one word's symbols as it takes them
+    spell = staticmethod(_symbol)
+
+    @staticmethod
+    def answer(value):
+        """The symbols it gave back, as text, or None when they are not symbols."""
+        return value if isinstance(value, (list, tuple)) and all(isinstance(s, str) for s in value) else None
 
 
 def symbols_merge(params):
@@ -585,16 +592,21 @@ class BytesMerge(SymbolsMerge):
     how = ("merge(tokens, pair) over one pre-token's bytes tokens, CS336's form: handed the course's ids as bytes "
            "tokens (id 2 is b'xxxy'), the merged token read as the new id")
 
-    def call(self, args, rule=None):
-        ids, pair, idx = args
-        word, both = [_symbol(i).encode() for i in ids], (_symbol(pair[0]).encode(), _symbol(pair[1]).encode())
-        reply = self.caller.call((both, word) if self.pair_first else (word, both), rule)
-        value = reply.value
-        if reply.kind == "ok" and isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], (list, tuple)):
+    @staticmethod
+    def word(symbols):
+        return [s.encode("ascii") for s in symbols]
+
+    @staticmethod
+    def spell(idx):
+        return _symbol(idx).encode("ascii")
+
+    @staticmethod
+    def answer(value):
+        if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], (list, tuple)):
             value = value[0]  # (tokens, changes to the pair counts)
-        if reply.kind == "ok" and isinstance(value, (list, tuple)) and all(isinstance(t, bytes) for t in value):
-            reply.value = merged_ids(" ".join(t.decode("ascii", "replace") for t in value), pair, idx)
-        return reply
+        if isinstance(value, (list, tuple)) and all(isinstance(t, bytes) for t in value):
+            return [t.decode("ascii", "replace") for t in value]
+        return None
 
 
 def bytes_merge(params):

@@ -7,9 +7,9 @@ import dataclasses
 
 from ..shapes import object_call, wired
 from ...walls.sandbox import exercise_deadline
-from .corpus import (ENCODE_NAMES, FEW, LARGE, LINES, LINES_B, SIZE, SIZE_B, TOKENIZE_TEXT, TRAIN_NAMES, arguments,
+from .corpus import (ENCODE_NAMES, LARGE, LINES, LINES_B, SIZE, SIZE_B, TOKENIZE_TEXT, TRAIN_NAMES, arguments,
                      corpus_forms, merge_symbols, pair_counts, tokenized, word_counts)
-from .state import WordState, find_word_state, left_unmerged, string_pairs, trained_wrong
+from .state import WordState, exhausted, find_word_state, string_pairs, trained_wrong
 from .verdicts import failed, judged_tokens, passed, raised_text, takes_one_word, tokens_by_word
 from ..display import show, times
 
@@ -86,28 +86,22 @@ def grade_train(sandbox, trained, how, methods, required, deadline):
         wrong = f"it left no merges of strings beside splits to read ({again.kind})"
     if wrong is not None:
         return failed(name, "train", how, f"on a second corpus {LINES_B[0]!r}..., {call}: {wrong}", call)
-    call, wrong = exhausted(sandbox, trained, methods, required, deadline)
+    call, wrong = exhausted(retrained(sandbox, trained, methods, required, deadline), trained.state)
     return passed(name, "train", how) if wrong is None else failed(name, "train", how, f"{call}: {wrong}", call)
 
 
-def exhausted(sandbox, trained, methods, required, deadline):
-    """(call, what is wrong or None) when the class is trained the same way for more merges than a few
-    words allow, and on no text at all: it must stop when no pair is left, and never crash."""
+def retrained(sandbox, trained, methods, required, deadline):
+    """train(lines) for state.exhausted: a fresh object trained as `trained` was, on `lines`, for LARGE."""
     init_params = methods.get("__init__", [])[:max(required, 0)]
-    for lines, what in ((FEW, f"the words {FEW[0]!r}"), ([], "an empty corpus")):
+
+    def train(lines):
         form = dict(corpus_forms(lines))[trained.corpus]
         init, given = arguments(init_params, form, required, LARGE), arguments(methods[trained.train], form, size=LARGE)
-        call = f"on {what}, {dataclasses.replace(trained, init=init, given=given).call}"
         reply = object_call(sandbox, trained.cls, deadline, init=wired(init), call=[trained.train, wired(given)],
                             read="*")
-        if reply.kind != "ok":
-            return call, raised_text(reply) if reply.kind == "raised" else f"it gave no answer ({reply.kind})"
-        state = find_word_state(reply.value) if isinstance(reply.value, dict) else None
-        wrong = left_unmerged(dataclasses.replace(trained.state, merges=state.merges if state else []),
-                              word_counts(lines))
-        if wrong:
-            return call, wrong
-    return None, None
+        state = find_word_state(reply.value) if reply.kind == "ok" and isinstance(reply.value, dict) else None
+        return dataclasses.replace(trained, init=init, given=given).call, reply, state.merges if state else None
+    return train
 
 
 def trained_tables(trained):

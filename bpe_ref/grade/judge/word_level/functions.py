@@ -6,10 +6,10 @@ corpora, and a tokenize(text, merges) beside it handed that trainer's merges.
 import dataclasses
 
 from ...walls.sandbox import exercise_deadline
-from .corpus import (ENCODE_NAMES, FEW, LARGE, LINES, LINES_B, SIZE, SIZE_B, TOKENIZE_TEXT, arguments, corpus_forms,
+from .corpus import (ENCODE_NAMES, LARGE, LINES, LINES_B, SIZE, SIZE_B, TOKENIZE_TEXT, arguments, corpus_forms,
                      first_split, learned_merges, merge_symbols, pair_counts, tokenized, word_counts)
-from .state import WordState, left_unmerged, replay, string_pairs
-from .verdicts import failed, judged_tokens, passed, raised_text, takes_one_word, tokens_by_word, tokens_of
+from .state import WordState, exhausted, replay, string_pairs
+from .verdicts import failed, judged_tokens, passed, takes_one_word, tokens_by_word, tokens_of
 
 
 
@@ -140,25 +140,14 @@ def grade_trainer_function(sandbox, name, params, timeout):
                  if state_b else "it learned no merges of strings from it")
         call = f"on a second corpus {LINES_B[0]!r}..., {name}(corpus, {size_b})" if wrong else call
     if wrong is None:
-        call, wrong = exhausted(sandbox, name, params, form, state, deadline)
+        def train(lines):
+            args = arguments(params, dict(corpus_forms(lines))[form], size=LARGE)
+            reply = sandbox.call(name, args, deadline)
+            merges = merges_in_answer(reply.value)[0] if reply.kind == "ok" else None
+            return f"{name}({', '.join(str(a) if type(a) is int else 'corpus' for a in args)})", reply, merges
+        call, wrong = exhausted(train, state)
     result = passed(name, "train", how) if wrong is None else failed(name, "train", how, f"{call}: {wrong}", call)
     return result, (state.prefix, state.marker), raw, size
-
-
-def exhausted(sandbox, name, params, form, state, deadline):
-    """(call, what is wrong or None) when the trainer is asked for more merges than a few words allow,
-    and handed no text at all: it must stop when no pair is left, and never crash."""
-    for lines, what in ((FEW, f"the words {FEW[0]!r}"), ([], "an empty corpus")):
-        args = arguments(params, dict(corpus_forms(lines))[form], size=LARGE)
-        call = f"on {what}, {name}({', '.join(str(a) if type(a) is int else 'corpus' for a in args)})"
-        reply = sandbox.call(name, args, deadline)
-        if reply.kind != "ok":
-            return call, raised_text(reply) if reply.kind == "raised" else f"it gave no answer ({reply.kind})"
-        merges = merges_in_answer(reply.value)[0] or []
-        wrong = left_unmerged(dataclasses.replace(state, merges=merges), word_counts(lines))
-        if wrong:
-            return call, wrong
-    return None, None
 
 
 def grade_tokenize_function(sandbox, name, raw, spelling, timeout, trainer, size=SIZE, one_word=False):

@@ -5,8 +5,8 @@ from its attributes, and the replay that judges it: each merge a most frequent p
 import dataclasses
 
 from ..display import show, times
-from .corpus import first_split, merge_symbols, pair_counts
-
+from .corpus import FEW, first_split, merge_symbols, pair_counts, word_counts
+from .verdicts import raised_text
 
 
 @dataclasses.dataclass
@@ -79,24 +79,30 @@ def replay(state, counts):
     """None when each of the state's merges is a most frequent pair of what is left (any of several
     tied), stored as its two symbols joined; else what differs. The splits it keeps are not judged:
     a trainer may work on a copy and leave them as they were, which no merge reads."""
+    return replayed(state, counts)[0]
+
+
+def replayed(state, counts):
+    """(what replay finds wrong or None, the words' symbols after the merges replayed so far)."""
     splits = {word: first_split(word, state.marker, state.prefix) for word in counts}
     for k, pair in enumerate(state.merges, 1):
         pairs = pair_counts(splits, counts)
         best = max(pairs.items(), key=lambda item: item[1], default=None)
         if pair not in pairs:
-            return f"merge #{k} is {pair!r}, which does not occur in the words at that point"
+            return f"merge #{k} is {pair!r}, which does not occur in the words at that point", splits
         if pairs[pair] < best[1]:
             return (f"merge #{k} picked {pair!r}, which occurs {times(pairs[pair])}, but {best[0]!r} "
-                    f"occurs {times(best[1])}")
+                    f"occurs {times(best[1])}"), splits
         stored = state.joined.get(pair) if state.joined is not None else None
         if isinstance(stored, (str, tuple, list)) and stored != pair[0] + pair[1]:
-            return f"merge #{k}, {pair!r}, is stored as {show(stored)}, not the symbol it makes, {pair[0] + pair[1]!r}"
+            return (f"merge #{k}, {pair!r}, is stored as {show(stored)}, not the symbol it makes, "
+                    f"{pair[0] + pair[1]!r}"), splits
         splits = {word: merge_symbols(symbols, pair) for word, symbols in splits.items()}
-    if not state.merges and pair_counts(splits, counts):
-        top = max(pair_counts(splits, counts).items(), key=lambda item: item[1])
+    if not state.merges and (left := pair_counts(splits, counts)):
+        top = max(left.items(), key=lambda item: item[1])
         return (f"it made no merges: .{state.merges_name} is empty after training, though {top[0]!r} occurs "
-                f"{times(top[1])}")
-    return None
+                f"{times(top[1])}"), splits
+    return None, splits
 
 
 def trained_wrong(state, counts):
@@ -112,13 +118,24 @@ def trained_wrong(state, counts):
 def left_unmerged(state, counts):
     """What is wrong when a trainer asked for more merges than the words allow ends with pairs left
     (it must stop only when no pair is left), or makes a merge that does not occur; None when right."""
-    wrong = replay(state, counts) if state.merges else None
-    if wrong:
+    wrong, splits = replayed(state, counts)
+    if wrong and state.merges:
         return wrong
-    splits = {w: first_split(w, state.marker, state.prefix) for w in counts}
-    for pair in state.merges:
-        splits = {w: merge_symbols(s, pair) for w, s in splits.items()}
     left = pair_counts(splits, counts)
     return (f"it stopped after {len(state.merges)} merges, though {max(left, key=left.get)!r} was left and more "
             "were allowed: stop only when no pair is left") if left else None
 
+
+def exhausted(train, state):
+    """(call, what is wrong or None) when a trainer is asked for more merges than a few words allow,
+    and handed no text at all: it must stop when no pair is left, and never crash. `train(lines)`
+    trains it on them as it was trained before: (call in words, reply, the merges it learned)."""
+    for lines, what in ((FEW, f"the words {FEW[0]!r}"), ([], "an empty corpus")):
+        call, reply, merges = train(lines)
+        call = f"on {what}, {call}"
+        if reply.kind != "ok":
+            return call, raised_text(reply) if reply.kind == "raised" else f"it gave no answer ({reply.kind})"
+        wrong = left_unmerged(dataclasses.replace(state, merges=merges or []), word_counts(lines))
+        if wrong:
+            return call, wrong
+    return None, None
